@@ -1,0 +1,1 @@
+"""sandbox: the file system made safe — confinement, atomic writes, faithful text, a blob store."""
