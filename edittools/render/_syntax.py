@@ -1,0 +1,80 @@
+"""Server-side syntax colouring for the HTML report: pygments tokens as a few span classes.
+
+Only token classes from a fixed set reach the markup; every token's text is escaped. Input that
+names no known language, or is too large to colour quickly, is shown escaped and uncoloured.
+"""
+
+from __future__ import annotations
+
+import html
+
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.token import Comment, Keyword, Name, Number, Operator, String, _TokenType
+from pygments.util import ClassNotFound
+
+# Checked in order: the first ancestor that matches gives the class.
+_CLASSES: tuple[tuple[_TokenType, str], ...] = (
+    (Comment, "tc"),
+    (String, "ts"),
+    (Number, "tn"),
+    (Keyword, "tk"),
+    (Name.Builtin, "tb"),
+    (Name.Function, "tf"),
+    (Name.Class, "tf"),
+    (Name.Decorator, "td"),
+    (Operator, "to"),
+)
+
+# Colouring is a nicety: beyond this many characters a side is shown plain.
+MAX_COLOURED_CHARS = 200_000
+
+
+def lexer_for(*, filename: str | None = None, lang: str | None = None) -> Lexer | None:
+    """Return a lexer for a language name or, failing that, a file name; None when unknown."""
+    options = {"stripnl": False, "stripall": False, "ensurenl": False}
+    try:
+        if lang:
+            return get_lexer_by_name(lang, **options)
+    except ClassNotFound:
+        pass
+    try:
+        if filename:
+            return get_lexer_for_filename(filename, **options)
+    except ClassNotFound:
+        pass
+    return None
+
+
+def _css_class(token: _TokenType) -> str | None:
+    for parent, name in _CLASSES:
+        if token in parent:
+            return name
+    return None
+
+
+def highlight_lines(lines: list[str], lexer: Lexer | None) -> list[str]:
+    """Return each line as escaped HTML, coloured with span classes when `lexer` is given.
+
+    The lines are tokenised together so a string or comment spanning lines is coloured whole.
+    The result has exactly one entry per input line.
+    """
+    escaped = [html.escape(line, quote=True) for line in lines]
+    if lexer is None or not lines or sum(map(len, lines)) > MAX_COLOURED_CHARS:
+        return escaped
+    out: list[str] = []
+    current: list[str] = []
+    for token, value in lexer.get_tokens("\n".join(lines)):
+        name = _css_class(token)
+        for index, part in enumerate(value.split("\n")):
+            if index:
+                out.append("".join(current))
+                current = []
+            if part:
+                text = html.escape(part, quote=True)
+                current.append(f'<span class="{name}">{text}</span>' if name else text)
+    out.append("".join(current))
+    # A lexer that changed the text (some normalise tabs or newlines) is not trusted to align.
+    if len(out) != len(lines):
+        return escaped
+    return out
