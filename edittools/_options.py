@@ -1,0 +1,26 @@
+"""Session options: policies and limits, in one immutable record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """Policies and limits of a session.
+
+    `require_read` makes write/edit/undo of an existing file require an earlier read in the session;
+    `tolerant` allows the tolerant matching tiers of `edit` when the exact match fails.
+    """
+
+    require_read: bool = True
+    tolerant: bool = True
+    max_file_bytes: int = 64 * MiB
+    read_line_limit: int = 2000
+    read_line_chars: int = 2000
+    read_output_chars: int = 200_000
+    inline_text_bytes: int = 2 * MiB
+    baseline_bytes: int = 16 * MiB
+    journal: bool = True

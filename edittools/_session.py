@@ -1,0 +1,110 @@
+"""The facade agents and faces hold: one method per tool, delegating to `edittools.tools`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from edittools._options import SessionOptions
+from edittools._workspace import Workspace
+from edittools.artifacts import StreamEvent, ToolResult
+from edittools.tools._catalog import TOOLS, definitions
+from edittools.tools._runner import run_tool
+from sandbox import Sandbox
+
+
+class Session:
+    """Safe file tools over one sandbox directory; every call returns a `ToolResult`.
+
+    `Session(root)` opens a sandbox on `root` (with `deny` patterns); `Session(sandbox=sb)` uses an
+    existing one. Options (see `SessionOptions`) may be given whole or as keywords, e.g.
+    `Session(root, require_read=False)`.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] | None = None,
+        *,
+        sandbox: Sandbox | None = None,
+        deny: Iterable[str] = (),
+        options: SessionOptions | None = None,
+        **option_overrides: Any,
+    ) -> None:
+        if (root is None) == (sandbox is None):
+            raise ValueError("give either a root directory or a sandbox, not both or neither")
+        options = replace(options or SessionOptions(), **option_overrides)
+        self._owns_sandbox = sandbox is None
+        if sandbox is None:
+            sandbox = Sandbox(root, deny=deny, max_read_bytes=options.max_file_bytes)
+        self.sandbox = sandbox
+        self.workspace = Workspace(sandbox, options)
+
+    @property
+    def options(self) -> SessionOptions:
+        """The session's policies and limits."""
+        return self.workspace.options
+
+    def read(self, path: str, *, offset: int = 1, limit: int = 2000) -> ToolResult:
+        """Read a text file as numbered lines, or an image."""
+        return self.call("read", {"path": path, "offset": offset, "limit": limit})
+
+    def write(self, path: str, content: str) -> ToolResult:
+        """Create a file or replace its whole content."""
+        return self.call("write", {"path": path, "content": content})
+
+    def edit(
+        self, path: str, old_string: str, new_string: str, *, replace_all: bool = False
+    ) -> ToolResult:
+        """Replace `old_string` with `new_string` (unique unless `replace_all`)."""
+        return self.call(
+            "edit",
+            {
+                "path": path,
+                "old_string": old_string,
+                "new_string": new_string,
+                "replace_all": replace_all,
+            },
+        )
+
+    def multi_edit(self, path: str, edits: Sequence[Mapping[str, Any]]) -> ToolResult:
+        """Apply several edits to one file in order, all or nothing."""
+        return self.call("multi_edit", {"path": path, "edits": list(edits)})
+
+    def apply_patch(self, patch: str) -> ToolResult:
+        """Apply a unified diff or Codex-style patch to one or more files, all or nothing."""
+        return self.call("apply_patch", {"patch": patch})
+
+    def undo(self, path: str) -> ToolResult:
+        """Restore a file to its content before this session's last change to it."""
+        return self.call("undo", {"path": path})
+
+    def call(self, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
+        """Run tool `name` with raw `arguments` (as a model sent them); never raises for bad input."""
+        return run_tool(self.workspace, name, arguments)
+
+    @staticmethod
+    def tool_names() -> list[str]:
+        """The names of the tools, in catalogue order."""
+        return list(TOOLS)
+
+    @staticmethod
+    def tool_definitions(style: str = "openai") -> list[dict[str, Any]]:
+        """Function-calling definitions of the tools: `openai` or `anthropic` style."""
+        return definitions(style)
+
+    def journal(self) -> list[StreamEvent]:
+        """Every result journaled in this sandbox's state folder, oldest first."""
+        return self.workspace.journal_events()
+
+    def close(self) -> None:
+        """Release the sandbox if this session opened it."""
+        if self._owns_sandbox:
+            self.sandbox.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

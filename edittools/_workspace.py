@@ -1,0 +1,168 @@
+"""What the tools share: the sandbox, what was read when, the undo history and the journal.
+
+The workspace holds state and knows no tools. Read records and the undo history live in memory; the
+history and the journal are also appended to JSONL files in the sandbox's state folder, so a later
+session can preview, replay and undo what an earlier one did.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from edittools._options import SessionOptions
+from edittools.artifacts import StreamEvent
+from sandbox import Sandbox, Version
+
+JOURNAL_FILE = "journal.jsonl"
+HISTORY_FILE = "history.jsonl"
+
+
+@dataclass(frozen=True)
+class ReadRecord:
+    """The content of a file when this session last saw it (read it, or wrote it)."""
+
+    sha256: str
+    blob_id: str | None
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change this session made to a file: the bytes before (by blob id; None = did not exist)
+    and the content hash after (None = deleted)."""
+
+    path: str
+    before_blob: str | None
+    after_sha256: str | None
+
+
+class Workspace:
+    """State shared by the tools of one session over one sandbox."""
+
+    def __init__(self, sandbox: Sandbox, options: SessionOptions) -> None:
+        self.sandbox = sandbox
+        self.options = options
+        self._reads: dict[str, ReadRecord] = {}
+        self._history: dict[str, list[Change]] = {}
+        self._event_counter = 0
+        self._load_history()
+
+    # --- reads ----------------------------------------------------------------------------
+
+    def note_seen(self, path: str, data: bytes, version: Version) -> ReadRecord:
+        """Remember that the session knows `path` as `data` (after a read, write or edit)."""
+        blob_id = None
+        if len(data) <= self.options.baseline_bytes:
+            blob_id = self.sandbox.store.put(data)
+        record = ReadRecord(sha256=version.sha256, blob_id=blob_id)
+        self._reads[path] = record
+        return record
+
+    def forget(self, path: str) -> None:
+        """Drop what the session knew of `path` (after a delete)."""
+        self._reads.pop(path, None)
+
+    def seen(self, path: str) -> ReadRecord | None:
+        """The record of the last read or write of `path`, if any."""
+        return self._reads.get(path)
+
+    def seen_bytes(self, record: ReadRecord) -> bytes | None:
+        """The content a read record refers to, when it was kept."""
+        if record.blob_id is None or not self.sandbox.store.has(record.blob_id):
+            return None
+        return self.sandbox.store.get(record.blob_id)
+
+    # --- undo history ---------------------------------------------------------------------
+
+    def record_change(self, path: str, before: bytes | None, after: Version | None) -> Change:
+        """Push a change of `path` onto its undo stack, keeping the old bytes in the blob store."""
+        before_blob = None if before is None else self.sandbox.store.put(before)
+        change = Change(path, before_blob, None if after is None else after.sha256)
+        self._history.setdefault(path, []).append(change)
+        self._append(HISTORY_FILE, {"op": "change", **change.__dict__})
+        return change
+
+    def last_change(self, path: str) -> Change | None:
+        """The most recent change of `path` not yet undone."""
+        stack = self._history.get(path)
+        return stack[-1] if stack else None
+
+    def pop_change(self, path: str) -> None:
+        """Mark the most recent change of `path` as undone."""
+        self._history[path].pop()
+        self._append(HISTORY_FILE, {"op": "undo", "path": path})
+
+    def _load_history(self) -> None:
+        for entry in self._read_jsonl(HISTORY_FILE):
+            path = entry.get("path")
+            if not isinstance(path, str):
+                continue
+            if entry.get("op") == "change":
+                change = Change(path, entry.get("before_blob"), entry.get("after_sha256"))
+                self._history.setdefault(path, []).append(change)
+            elif entry.get("op") == "undo" and self._history.get(path):
+                self._history[path].pop()
+
+    # --- journal --------------------------------------------------------------------------
+
+    def next_event_id(self, name: str) -> str:
+        """A fresh id for a stream event of this session."""
+        self._event_counter += 1
+        return f"{name}-{os.getpid()}-{self._event_counter}"
+
+    def journal(self, event: StreamEvent) -> None:
+        """Append a tool result to the session journal as a stream event."""
+        if self.options.journal:
+            self._append(JOURNAL_FILE, event.model_dump(mode="json", by_alias=True))
+
+    def journal_events(self) -> list[StreamEvent]:
+        """Every stream event journaled in this sandbox, oldest first; unreadable lines skipped."""
+        events = []
+        for entry in self._read_jsonl(JOURNAL_FILE):
+            try:
+                events.append(StreamEvent.model_validate(entry))
+            except ValueError:
+                continue
+        return events
+
+    @property
+    def journal_path(self) -> Path:
+        """Where the journal lives."""
+        return self.sandbox.state_path / JOURNAL_FILE
+
+    # --- state files ----------------------------------------------------------------------
+
+    def _append(self, name: str, entry: dict[str, Any]) -> None:
+        line = (json.dumps(entry, ensure_ascii=False) + "\n").encode()
+        path = self._state_dir() / name
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+
+    def _read_jsonl(self, name: str) -> Iterator[dict[str, Any]]:
+        path = self.sandbox.state_path / name
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        for line in text.splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict):
+                yield entry
+
+    def _state_dir(self) -> Path:
+        path = self.sandbox.state_path
+        path.mkdir(parents=True, exist_ok=True)
+        ignore = path / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("*\n")
+        return path

@@ -1,0 +1,116 @@
+"""The tool catalogue: names, descriptions a model can act on, parameter models, and functions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from edittools._workspace import Workspace
+from edittools.artifacts import ToolResult
+from edittools.tools._params import (
+    ApplyPatchParams,
+    EditParams,
+    MultiEditParams,
+    ReadParams,
+    ToolParams,
+    UndoParams,
+    WriteParams,
+)
+from edittools.tools.apply_patch import apply_patch
+from edittools.tools.edit import edit, multi_edit
+from edittools.tools.read import read
+from edittools.tools.undo import undo
+from edittools.tools.write import write
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its name, what it does (for the model), its parameters and its function."""
+
+    name: str
+    description: str
+    params: type[ToolParams]
+    function: Callable[[Workspace, Any], ToolResult]
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+
+
+TOOLS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec(
+            "read",
+            "Read a text file as numbered lines (`cat -n` style: number, tab, text), or an image. "
+            "Shows up to `limit` lines from line `offset`; the footer says how to read more. "
+            "Read a file before you change it.",
+            ReadParams, read, read_only=True, destructive=False, idempotent=True,
+        ),
+        ToolSpec(
+            "write",
+            "Create a file (and its folders) or replace its whole content. Replacing needs an "
+            "earlier read of the file. Keeps the file's encoding, BOM and line endings. Prefer "
+            "edit for changes to part of a file.",
+            WriteParams, write, read_only=False, destructive=True, idempotent=True,
+        ),
+        ToolSpec(
+            "edit",
+            "Replace old_string with new_string in a file you have read. old_string must match "
+            "the file exactly once (give more surrounding lines to make it unique) unless "
+            "replace_all is true. Do not include line-number prefixes. If the exact text is not "
+            "found, whitespace, indentation, line-ending and quote differences are tolerated and "
+            "the result says so; a miss shows the closest lines.",
+            EditParams, edit, read_only=False, destructive=True, idempotent=False,
+        ),
+        ToolSpec(
+            "multi_edit",
+            "Several edits to one file in one call, applied in order to the result of the "
+            "previous ones. Either all apply or none does; an error names the failing edit.",
+            MultiEditParams, multi_edit, read_only=False, destructive=True, idempotent=False,
+        ),
+        ToolSpec(
+            "apply_patch",
+            "Apply a patch to one or more files: a git-style unified diff, or a patch between "
+            "'*** Begin Patch' and '*** End Patch' with '*** Add File:', '*** Update File:' "
+            "(optionally '*** Move to:'), '*** Delete File:' sections and '@@' chunks of "
+            "' '/'-'/'+' lines. All files change together or none does.",
+            ApplyPatchParams, apply_patch, read_only=False, destructive=True, idempotent=False,
+        ),
+        ToolSpec(
+            "undo",
+            "Undo this session's last change to a file (write, edit, patch); call again to go "
+            "further back. Refused if the file was changed by something else since.",
+            UndoParams, undo, read_only=False, destructive=True, idempotent=False,
+        ),
+    )
+}  # fmt: skip
+"""Every tool, by name, in the order they are listed to models."""
+
+
+def definitions(style: str = "openai") -> list[dict[str, Any]]:
+    """The tools as function-calling definitions: `openai` (`function` objects) or `anthropic`
+    (`input_schema` objects)."""
+    out = []
+    for spec in TOOLS.values():
+        schema = spec.params.model_json_schema()
+        schema.pop("title", None)
+        schema.pop("description", None)
+        if style == "openai":
+            out.append(
+                {
+                    "type": "function",
+                    "function": {
+                        "name": spec.name,
+                        "description": spec.description,
+                        "parameters": schema,
+                    },
+                }
+            )
+        elif style == "anthropic":
+            out.append(
+                {"name": spec.name, "description": spec.description, "input_schema": schema}
+            )
+        else:
+            raise ValueError(f"unknown definition style {style!r}; use 'openai' or 'anthropic'")
+    return out

@@ -1,0 +1,46 @@
+"""Checks every changing tool makes before it writes: the file was read, and has not changed since."""
+
+from __future__ import annotations
+
+from edittools._errors import ToolError
+from edittools._workspace import Workspace
+from edittools.diff import diff_texts
+from sandbox import Version
+
+_SHOWN_DIFF_CHARS = 4000
+
+
+def ensure_fresh(ws: Workspace, path: str, data: bytes, version: Version) -> None:
+    """Refuse a change unless the session read `path` and its content is still what it read.
+
+    Staleness is judged by content (sha256), never by mtime, so formatters touching a file
+    without changing it cause no false alarms. A real change is shown as a diff.
+    """
+    if not ws.options.require_read:
+        return
+    record = ws.seen(path)
+    if record is None:
+        raise ToolError(
+            "not_read",
+            f"{path} has not been read in this session. Read it first, then retry the change.",
+            {"path": path},
+        )
+    if record.sha256 == version.sha256:
+        return
+    known = ws.seen_bytes(record)
+    if known is None:
+        raise ToolError(
+            "stale_read",
+            f"{path} changed since this session last read it. Read it again, then retry.",
+            {"path": path},
+        )
+    payload = diff_texts(known, data, path=path, include_texts=False)
+    shown = payload.unified
+    if len(shown) > _SHOWN_DIFF_CHARS:
+        shown = shown[:_SHOWN_DIFF_CHARS] + "\n[... diff cut; read the file to see all of it]\n"
+    raise ToolError(
+        "stale_read",
+        f"{path} changed since this session last read it (+{payload.stats.added} "
+        f"-{payload.stats.removed} since then). Read it again, then retry.\n{shown}",
+        {"path": path, "diff": payload.model_dump(mode="json", by_alias=True)},
+    )

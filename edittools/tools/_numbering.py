@@ -1,0 +1,49 @@
+"""Line numbering in the `cat -n` style the read tool prints and agents copy from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+CUT_MARKER = " [... line cut: {more} more characters]"
+
+
+def numbered(lines: Iterable[str], first: int, *, max_chars: int | None = None) -> str:
+    """Lines numbered from `first`: right-aligned number, a tab, the line without its newline.
+
+    Lines longer than `max_chars` are cut with a marker that says how much was left out.
+    """
+    out = []
+    for number, line in enumerate(lines, start=first):
+        line = line.removesuffix("\r")
+        if max_chars is not None and len(line) > max_chars:
+            line = line[:max_chars] + CUT_MARKER.format(more=len(line) - max_chars)
+        out.append(f"{number:>6}\t{line}")
+    return "\n".join(out)
+
+
+def line_of(text: str, offset: int) -> int:
+    """The 1-based number of the line holding `offset`."""
+    return text.count("\n", 0, offset) + 1
+
+
+def excerpt(text: str, start: int, end: int, *, around: int = 3, max_chars: int = 2000) -> str:
+    """Numbered lines holding `text[start:end]`, with `around` lines of context each side.
+
+    Works from offsets with C-level searches, so a large file is never split into lines.
+    """
+    first = text.rfind("\n", 0, start) + 1
+    for _ in range(around):
+        if first == 0:
+            break
+        first = text.rfind("\n", 0, first - 1) + 1
+    newline = text.find("\n", max(end - 1, start))
+    last = len(text) if newline == -1 else newline + 1
+    for _ in range(around):
+        if last >= len(text):
+            break
+        newline = text.find("\n", last)
+        last = len(text) if newline == -1 else newline + 1
+    lines = text[first:last].split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return numbered(lines, line_of(text, first), max_chars=max_chars)

@@ -1,0 +1,78 @@
+"""Parameter models of the tools: validation, and the JSON Schema hosts hand to models."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ToolParams(BaseModel):
+    """Base of tool parameters: unknown fields are refused so typos surface as errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ReadParams(ToolParams):
+    """Read a text file (numbered lines) or an image."""
+
+    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    offset: int = Field(default=1, ge=1, description="1-based line number to start reading from.")
+    limit: int = Field(default=2000, ge=1, description="Maximum number of lines to return.")
+
+
+class WriteParams(ToolParams):
+    """Create a file or replace its whole content."""
+
+    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    content: str = Field(description="The complete new content of the file.")
+
+
+class EditParams(ToolParams):
+    """Replace one exact occurrence of a string in a file."""
+
+    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    old_string: str = Field(
+        description="Text to find, copied from the file (without line-number prefixes); must be unique "
+        "unless replace_all is true. Empty creates a new file."
+    )
+    new_string: str = Field(description="Replacement text; must differ from old_string.")
+    replace_all: bool = Field(default=False, description="Replace every occurrence.")
+
+
+class EditOperation(ToolParams):
+    """One replacement of a multi_edit."""
+
+    old_string: str = Field(description="Text to find in the file as changed by the previous edits.")
+    new_string: str = Field(description="Replacement text; must differ from old_string.")
+    replace_all: bool = Field(default=False, description="Replace every occurrence.")
+
+
+class MultiEditParams(ToolParams):
+    """Several replacements in one file, applied in order, all or nothing."""
+
+    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    edits: list[EditOperation] = Field(min_length=1, description="Edits applied in order.")
+
+
+class ApplyPatchParams(ToolParams):
+    """Apply a unified diff or a Codex-style patch to one or more files, all or nothing."""
+
+    patch: str = Field(
+        description="A git-style unified diff, or a patch between '*** Begin Patch' and '*** End Patch'."
+    )
+
+
+class UndoParams(ToolParams):
+    """Restore a file to its content before this session's last change to it."""
+
+    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+
+
+TOOL_PARAMS: dict[str, type[ToolParams]] = {
+    "read": ReadParams,
+    "write": WriteParams,
+    "edit": EditParams,
+    "multi_edit": MultiEditParams,
+    "apply_patch": ApplyPatchParams,
+    "undo": UndoParams,
+}
+"""Every tool's parameter model, by tool name."""

@@ -1,0 +1,131 @@
+"""The edit and multi_edit tools: replace strings in a file, exactly or with stated tolerances."""
+
+from __future__ import annotations
+
+from edittools._errors import ToolError
+from edittools._workspace import Workspace
+from edittools.artifacts import DiffPayload, ToolResult
+from edittools.artifacts._build import diff_result
+from edittools.diff import diff_spans, diff_texts
+from edittools.tools._change import commit, summary, wants_texts, with_blobs
+from edittools.tools._guard import ensure_fresh
+from edittools.tools._matching import Match, locate
+from edittools.tools._numbering import excerpt
+from edittools.tools._params import EditParams, MultiEditParams, WriteParams
+from edittools.tools.write import write
+from sandbox import TextDocument, decode
+
+Span = tuple[int, int, str]
+
+
+def edit(ws: Workspace, params: EditParams) -> ToolResult:
+    """Replace `old_string` with `new_string` in `params.path` (every place with `replace_all`).
+
+    An empty `old_string` creates a missing file with `new_string` as its content.
+    """
+    sb = ws.sandbox
+    path = sb.relpath(params.path)
+    if params.old_string == "":
+        if sb.exists(path):
+            raise ToolError(
+                "exists",
+                f"{path} exists, and an empty old_string only creates new files. Give the text "
+                "to replace as old_string, or use write to replace the whole file.",
+                {"path": path},
+            )
+        return write(ws, WriteParams(path=path, content=params.new_string))
+    with sb.lock(path):
+        before, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+        ensure_fresh(ws, path, before, version)
+        document = decode(before)
+        match = locate(
+            document.text,
+            params.old_string,
+            params.new_string,
+            replace_all=params.replace_all,
+            tolerant=ws.options.tolerant,
+        )
+        changed, spans = splice(document, match)
+        after = changed.encode()
+        commit(ws, path, before, version, after)
+    include = wants_texts(ws, len(before), len(after))
+    payload = diff_spans(document.text, spans, path=path, include_texts=include)
+    payload = with_blobs(ws, payload, before, after).model_copy(update={"match": match.tier})
+    return diff_result(_describe(payload, match, changed.text, spans), payload)
+
+
+def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
+    """Apply several edits to one file in order, on the text in memory: all of them or none."""
+    sb = ws.sandbox
+    path = sb.relpath(params.path)
+    with sb.lock(path):
+        before, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+        ensure_fresh(ws, path, before, version)
+        original = decode(before)
+        document = original
+        tiers = []
+        for number, operation in enumerate(params.edits, start=1):
+            try:
+                match = locate(
+                    document.text,
+                    operation.old_string,
+                    operation.new_string,
+                    replace_all=operation.replace_all,
+                    tolerant=ws.options.tolerant,
+                )
+            except ToolError as exc:
+                raise ToolError(
+                    exc.code,
+                    f"Edit {number} of {len(params.edits)} failed, so no edit was applied and "
+                    f"{path} is unchanged. {exc.message}",
+                    {**(exc.detail or {}), "edit_index": number - 1},
+                ) from exc
+            document, _ = splice(document, match)
+            tiers.append(match.tier)
+        after = document.encode()
+        if after == before:
+            raise ToolError(
+                "no_change",
+                f"The edits together leave {path} as it was, so nothing was written.",
+            )
+        commit(ws, path, before, version, after)
+    include = wants_texts(ws, len(before), len(after))
+    payload = diff_texts(original.text, document.text, path=path, include_texts=include)
+    tier = next((t for t in tiers if t != "exact"), "exact")
+    payload = with_blobs(ws, payload, before, after).model_copy(update={"match": tier})
+    value = summary(f"Applied {len(params.edits)} edits to", payload)
+    if tier != "exact":
+        value += f" Matched with tolerance: {', '.join(sorted(set(tiers) - {'exact'}))}."
+    return diff_result(value, payload)
+
+
+def splice(document: TextDocument, match: Match) -> tuple[TextDocument, list[Span]]:
+    """Put each replacement into its span, last first so earlier offsets stay valid.
+
+    Returns the new document and the spans as `(start, end, inserted text)` in the old text, with
+    the inserted text in the file's own newline style.
+    """
+    spans: list[Span] = []
+    current = document
+    for (start, end), replacement in reversed(
+        list(zip(match.spans, match.replacements, strict=True))
+    ):
+        before_length = len(current.text)
+        current = current.splice(start, end, replacement)
+        inserted = len(current.text) - before_length + (end - start)
+        spans.append((start, end, current.text[start : start + inserted]))
+    spans.reverse()
+    return current, spans
+
+
+def _describe(payload: DiffPayload, match: Match, new_text: str, spans: list[Span]) -> str:
+    """What the model reads: the change's size, the tolerance used, the changed lines numbered."""
+    lines = [summary("Edited", payload)]
+    if len(spans) > 1:
+        lines[0] = summary(f"Replaced {len(spans)} occurrences in", payload)
+    if match.tier != "exact":
+        lines.append(f"Matched with tolerance: {match.tier.replace('_', ' ')}.")
+    # Offsets of the first change in the new text: earlier spans do not shift it.
+    start, _, inserted = spans[0]
+    lines.append(excerpt(new_text, start, start + len(inserted)))
+    return "\n".join(lines)

@@ -1,0 +1,68 @@
+"""The undo tool: walk a file back through this session's changes, one per call."""
+
+from __future__ import annotations
+
+from edittools._errors import ToolError
+from edittools._workspace import Workspace
+from edittools.artifacts import ToolResult
+from edittools.artifacts._build import diff_result
+from edittools.diff import diff_texts
+from edittools.tools._change import summary, wants_texts, with_blobs
+from edittools.tools._params import UndoParams
+from sandbox import ABSENT, SandboxError, decode
+
+
+def undo(ws: Workspace, params: UndoParams) -> ToolResult:
+    """Restore `params.path` to its content before the session's last change to it.
+
+    Refused with `stale_read` when the file no longer holds what that change wrote: undoing would
+    throw away someone else's work.
+    """
+    sb = ws.sandbox
+    path = sb.relpath(params.path)
+    with sb.lock(path):
+        change = ws.last_change(path)
+        if change is None:
+            raise ToolError(
+                "nothing_to_undo",
+                f"This session has made no change to {path} that could be undone.",
+                {"path": path},
+            )
+        version = sb.version(path)
+        current = None
+        if version is not None:
+            current, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+        current_sha = None if version is None else version.sha256
+        if current_sha != change.after_sha256:
+            raise ToolError(
+                "stale_read",
+                f"{path} changed after this session's last change to it, so undo would discard "
+                "that newer work. Read the file and edit it instead.",
+                {"path": path},
+            )
+        restored = None if change.before_blob is None else sb.store.get(change.before_blob)
+        if restored is None:
+            sb.delete(path, expect=version)
+            ws.forget(path)
+        else:
+            new_version = sb.write_bytes(
+                path, restored, expect=version if version is not None else ABSENT,
+                make_parents=True,
+            )  # fmt: skip
+            ws.note_seen(path, restored, new_version)
+        ws.pop_change(path)
+    include = wants_texts(ws, len(current or b""), len(restored or b""))
+    payload = diff_texts(_text(current), _text(restored), path=path, include_texts=include)
+    payload = with_blobs(ws, payload, current, restored)
+    verb = "Undid the last change to" if restored is not None else "Undid the creation of"
+    return diff_result(summary(verb, payload), payload)
+
+
+def _text(data: bytes | None) -> str | bytes | None:
+    """Decoded text for diffing, or the bytes themselves when they are not text."""
+    if data is None:
+        return None
+    try:
+        return decode(data).text
+    except SandboxError:
+        return data

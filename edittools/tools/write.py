@@ -1,0 +1,48 @@
+"""The write tool: create a file or replace its whole content, keeping its encoding and newlines."""
+
+from __future__ import annotations
+
+from edittools._workspace import Workspace
+from edittools.artifacts import ToolResult
+from edittools.artifacts._build import diff_result
+from edittools.diff import diff_texts
+from edittools.tools._change import commit, summary, wants_texts, with_blobs
+from edittools.tools._guard import ensure_fresh
+from edittools.tools._params import WriteParams
+from sandbox import SandboxError, TextDocument, decode
+
+
+def write(ws: Workspace, params: WriteParams) -> ToolResult:
+    """Create `params.path` (and its parents) or replace its content with `params.content`.
+
+    Replacing requires a fresh read (see `ensure_fresh`). The existing file's encoding, BOM and
+    newline style are kept; LF-only content written over a CRLF file takes CRLF.
+    """
+    sb = ws.sandbox
+    path = sb.relpath(params.path)
+    with sb.lock(path):
+        version = sb.version(path)
+        before: bytes | None = None
+        old_text: str | bytes | None = None
+        if version is None:
+            document = TextDocument.new(params.content)
+        else:
+            before, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+            ensure_fresh(ws, path, before, version)
+            try:
+                old_document = decode(before)
+            except SandboxError:
+                old_text, document = before, TextDocument.new(params.content)
+            else:
+                old_text, document = old_document.text, old_document.with_text(params.content)
+        after = document.encode()
+        if before is not None and after == before:
+            ws.note_seen(path, before, version)
+            payload = diff_texts(old_text, document.text, path=path, include_texts=False)
+            return diff_result(f"{path} already has this content; nothing was written.", payload)
+        commit(ws, path, before, version, after)
+    include = wants_texts(ws, len(before or b""), len(after))
+    payload = diff_texts(old_text, document.text, path=path, include_texts=include)
+    payload = with_blobs(ws, payload, before, after)
+    verb = "Created" if before is None else "Wrote"
+    return diff_result(summary(verb, payload), payload)
