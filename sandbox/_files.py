@@ -1,0 +1,221 @@
+"""File primitives on a directory descriptor: safe reads, version tokens, atomic durable writes.
+
+These functions take an already-confined parent directory descriptor and a single name; they never
+resolve paths themselves. Reads refuse anything that is not a regular file without blocking (the
+entry is opened with `O_NONBLOCK | O_NOFOLLOW`, then `fstat`-checked). Writes go to a temp file
+created exclusively in the same directory, get the original's permission bits, are fsynced, renamed
+over the target through the directory descriptor and the directory is fsynced: a crash leaves the
+old or the new bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import hashlib
+import os
+import secrets
+import stat
+from dataclasses import dataclass, field
+
+from ._errors import SandboxError, from_oserror
+
+__all__ = [
+    "ABSENT",
+    "TEMP_SUFFIX",
+    "AbsentType",
+    "Version",
+    "atomic_write",
+    "check_regular",
+    "hash_file",
+    "read_file",
+    "temp_name",
+]
+
+TEMP_SUFFIX = ".edittools-tmp"
+_CHUNK = 1 << 20
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_NOFOLLOW | os.O_CLOEXEC
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+@dataclass(frozen=True)
+class Version:
+    """A token of a file's state: content hash, size, modification time and inode.
+
+    Two versions are equal when the content is the same (same sha256): that is what compare-and-swap
+    compares, so a `touch` or an identical rewrite is not a change. `size`, `mtime_ns` and `inode`
+    are informative only.
+    """
+
+    sha256: str
+    size: int = field(compare=False)
+    mtime_ns: int = field(compare=False)
+    inode: int = field(compare=False)
+
+
+class AbsentType(enum.Enum):
+    """The type of `ABSENT`."""
+
+    ABSENT = "ABSENT"
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = AbsentType.ABSENT
+"""Pass as `expect=` to require that the file does not exist yet (create-only)."""
+
+
+def check_regular(st: os.stat_result, display: str) -> None:
+    """Raise unless `st` describes a regular file."""
+    if stat.S_ISREG(st.st_mode):
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise SandboxError(
+            "is_directory", f"{display!r} is a directory; give the path of a file.", path=display
+        )
+    kind = (
+        "FIFO"
+        if stat.S_ISFIFO(st.st_mode)
+        else "socket"
+        if stat.S_ISSOCK(st.st_mode)
+        else "device"
+        if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+        else "symlink"
+        if stat.S_ISLNK(st.st_mode)
+        else "special file"
+    )
+    raise SandboxError(
+        "not_a_file",
+        f"{display!r} is a {kind}, not a regular file; only regular files can be read or written.",
+        path=display,
+    )
+
+
+def _open_regular(dir_fd: int, name: str, display: str) -> tuple[int, os.stat_result]:
+    try:
+        fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+    except OSError as exc:
+        raise from_oserror(exc, display, "open") from exc
+    try:
+        st = os.fstat(fd)
+        check_regular(st, display)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def read_file(
+    dir_fd: int, name: str, display: str, max_bytes: int
+) -> tuple[bytes, Version, os.stat_result]:
+    """Read the regular file `name` in `dir_fd` up to `max_bytes`; return bytes, version, stat."""
+    fd, st = _open_regular(dir_fd, name, display)
+    try:
+        if st.st_size > max_bytes:
+            raise _too_large(display, st.st_size, max_bytes)
+        chunks: list[bytes] = []
+        total = 0
+        # Read past the cap by one byte: a file that grew since fstat is still caught.
+        while total <= max_bytes:
+            chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > max_bytes:
+            raise _too_large(display, total, max_bytes)
+        data = b"".join(chunks)
+        after = os.fstat(fd)
+    except OSError as exc:
+        raise from_oserror(exc, display, "read") from exc
+    finally:
+        os.close(fd)
+    version = Version(hashlib.sha256(data).hexdigest(), len(data), after.st_mtime_ns, after.st_ino)
+    return data, version, after
+
+
+def hash_file(dir_fd: int, name: str, display: str) -> tuple[Version, os.stat_result] | None:
+    """The version of regular file `name` in `dir_fd` (streamed, no cap); None when absent."""
+    try:
+        fd, _ = _open_regular(dir_fd, name, display)
+    except SandboxError as exc:
+        if exc.code == "not_found":
+            return None
+        raise
+    try:
+        digest = hashlib.sha256()
+        size = 0
+        while chunk := os.read(fd, _CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+        after = os.fstat(fd)
+    except OSError as exc:
+        raise from_oserror(exc, display, "read") from exc
+    finally:
+        os.close(fd)
+    return Version(digest.hexdigest(), size, after.st_mtime_ns, after.st_ino), after
+
+
+def _too_large(display: str, size: int, cap: int) -> SandboxError:
+    return SandboxError(
+        "too_large",
+        f"{display!r} is {size} bytes or more, over the read cap of {cap} bytes. Read a "
+        "smaller file or raise the cap.",
+        path=display,
+    )
+
+
+def temp_name() -> str:
+    """A fresh temp-file name; the suffix marks it for the crash sweep."""
+    return f".{secrets.token_hex(8)}{TEMP_SUFFIX}"
+
+
+def atomic_write(
+    dir_fd: int,
+    name: str,
+    data: bytes,
+    display: str,
+    *,
+    tmp: str,
+    like: os.stat_result | None,
+) -> Version:
+    """Replace `name` in `dir_fd` with `data` atomically and durably, via the temp file `tmp`.
+
+    `like` is the stat of the file being replaced: its permission bits (and, where allowed, owner)
+    are copied; a new file gets 0o666 minus the umask. The rename replaces the directory entry, so
+    other hard links to the old file keep the old bytes.
+    """
+    try:
+        fd = os.open(tmp, _TEMP_FLAGS, 0o666, dir_fd=dir_fd)
+    except OSError as exc:
+        raise from_oserror(exc, display, "create a temp file for") from exc
+    renamed = False
+    try:
+        if like is not None:
+            if (like.st_uid, like.st_gid) != _owner(fd):
+                # Only a privileged writer can keep a foreign owner.
+                with contextlib.suppress(PermissionError):
+                    os.fchown(fd, like.st_uid, like.st_gid)
+            os.fchmod(fd, stat.S_IMODE(like.st_mode))
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        st = os.fstat(fd)
+        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        renamed = True
+        os.fsync(dir_fd)
+    except OSError as exc:
+        raise from_oserror(exc, display, "write") from exc
+    finally:
+        os.close(fd)
+        if not renamed:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=dir_fd)
+    return Version(hashlib.sha256(data).hexdigest(), len(data), st.st_mtime_ns, st.st_ino)
+
+
+def _owner(fd: int) -> tuple[int, int]:
+    st = os.fstat(fd)
+    return st.st_uid, st.st_gid

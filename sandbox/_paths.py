@@ -1,0 +1,246 @@
+"""Confinement: every path is resolved beneath one long-lived root directory descriptor.
+
+Directories on the way are opened by a resolver — `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)`
+where the kernel offers it, else the descriptor walker — and the final component is handled here, on
+the parent's descriptor: `fstatat` without following, and a symlink is read and resolved again from
+its canonical location (at most MAX_HOPS times). So a final symlink that points outside, dangling or
+not, is refused before anything is opened or created, and an in-root one is followed to its target.
+
+Path strings are never checked and then opened: what is checked (the canonical relative path) is
+computed from the descriptors that are then used.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from . import _openat2
+from ._errors import SandboxError, from_oserror
+from ._walker import MAX_HOPS, outside, strip_root, too_many_links, walk_dir
+
+__all__ = ["Guard", "PathResolver", "Resolved", "ResolverName"]
+
+ResolverName = Literal["auto", "openat2", "walker"]
+Guard = Callable[[str], None]
+
+_PATH_MAX = 4096
+_OPENAT2_DIR = os.O_RDONLY | os.O_DIRECTORY
+_RESOLVE = _openat2.RESOLVE_BENEATH | _openat2.RESOLVE_NO_MAGICLINKS
+
+
+@dataclass
+class Resolved:
+    """Where a path leads: an open parent directory and a name in it (None for the root itself).
+
+    The caller closes `dir_fd` (or uses the object as a context manager). `stat` describes the entry
+    without following a final symlink; it is None when the entry does not exist. `visited` lists the
+    canonical relative path of every entry met on the way (the path itself, then each symlink hop).
+    """
+
+    dir_fd: int
+    name: str | None
+    rel: str
+    stat: os.stat_result | None
+    visited: list[str] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Close the parent directory descriptor."""
+        if self.dir_fd >= 0:
+            os.close(self.dir_fd)
+            self.dir_fd = -1
+
+    def __enter__(self) -> Resolved:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _display(path: str | os.PathLike[str] | bytes) -> str:
+    """The path as text for messages (NUL bytes cannot occur: `parse` refused them)."""
+    return os.fsdecode(os.fspath(path))
+
+
+class PathResolver:
+    """Resolves user paths beneath the root descriptor with the chosen resolver."""
+
+    def __init__(self, root: str, root_fd: int, *, resolver: ResolverName = "auto") -> None:
+        self.root = root
+        self.root_fd = root_fd
+        self.root_parts = tuple(p for p in root.split("/") if p)
+        if resolver == "auto":
+            resolver = "openat2" if _openat2.available(root_fd) else "walker"
+        elif resolver == "openat2" and not _openat2.available(root_fd):
+            raise SandboxError("io_error", "openat2 is not available on this system; use 'auto'.")
+        self.name: ResolverName = resolver
+        self.roots: list[tuple[str, ...]] = [self.root_parts]
+
+    def add_alias(self, spelled: str) -> None:
+        """Also accept absolute paths that spell the root another way (unresolved symlinks)."""
+        parts = tuple(p for p in os.path.abspath(spelled).split("/") if p)
+        if parts not in self.roots:
+            self.roots.append(parts)
+
+    def parse(self, path: str | os.PathLike[str] | bytes) -> tuple[str, ...]:
+        """Split a relative path, or an absolute one inside the root, into root-relative parts."""
+        try:
+            raw = os.fspath(path)
+        except TypeError:
+            raise SandboxError(
+                "invalid_path", f"{path!r} is not a path; pass a string.", path=None
+            ) from None
+        text = os.fsdecode(raw) if isinstance(raw, bytes) else raw
+        if not text:
+            raise SandboxError("invalid_path", "The path is empty; give a file path.", path=text)
+        if "\x00" in text:
+            raise SandboxError(
+                "invalid_path",
+                "The path contains a NUL byte; remove it.",
+                path=text.replace("\0", ""),
+            )
+        try:
+            size = len(os.fsencode(text))
+        except UnicodeEncodeError:
+            raise SandboxError(
+                "invalid_path", "The path cannot be encoded for the file system.", path=text
+            ) from None
+        if size >= _PATH_MAX:
+            raise SandboxError(
+                "invalid_path",
+                f"The path is {size} bytes long; the limit is {_PATH_MAX - 1}.",
+                path=text,
+            )
+        if text.startswith("/"):
+            inner = strip_root(text, self.roots)
+            if inner is None:
+                raise outside(text)
+            return tuple(inner)  # "." and "" dropped, ".." kept for the resolver
+        return tuple(p for p in text.split("/") if p not in ("", "."))
+
+    def open_dir(self, parts: Sequence[str], display: str) -> tuple[int, tuple[str, ...]]:
+        """Open the directory `parts` beneath the root; return the fd and its canonical parts."""
+        if not parts:
+            return os.dup(self.root_fd), ()
+        if self.name == "walker":
+            return walk_dir(self.root_fd, self.roots, parts, display)
+        try:
+            fd = _openat2.openat2(self.root_fd, "/".join(parts), _OPENAT2_DIR, _RESOLVE)
+        except OSError as exc:
+            if exc.errno in (errno.EXDEV, errno.ELOOP, errno.EAGAIN):
+                # The kernel refuses absolute symlinks even into the root, and does not say which of
+                # "loop", "magic link" or "escape" it saw: the walker decides, just as safely.
+                return walk_dir(self.root_fd, self.roots, parts, display)
+            raise from_oserror(exc, display, "open directory") from exc
+        try:
+            return fd, self._canonical(fd, display)
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def _canonical(self, fd: int, display: str) -> tuple[str, ...]:
+        """The root-relative parts of an open directory, as the kernel names it now."""
+        where = os.readlink(f"/proc/self/fd/{fd}")
+        inner = strip_root(where, self.roots[:1]) if where.startswith("/") else None
+        if inner is None or os.fstat(fd).st_nlink == 0:
+            # Moved out of the root or deleted between the open and now.
+            raise SandboxError(
+                "not_found",
+                f"A directory on the way to {display!r} was moved or deleted meanwhile; retry.",
+                path=display,
+            )
+        return tuple(inner)
+
+    def ensure_dir(
+        self, parts: Sequence[str], display: str, guard: Guard | None = None
+    ) -> tuple[int, tuple[str, ...]]:
+        """Like `open_dir`, creating missing directories on the way (each beneath its parent's fd).
+
+        `guard` is called with the canonical relative path of each directory before it is created
+        and may raise to forbid it.
+        """
+        try:
+            return self.open_dir(parts, display)
+        except SandboxError as exc:
+            if exc.code != "not_found" or not parts:
+                raise
+        fd, canon = self.ensure_dir(parts[:-1], display, guard)
+        try:
+            if parts[-1] != "..":
+                if guard is not None:
+                    guard("/".join((*canon, parts[-1])))
+                try:
+                    os.mkdir(parts[-1], 0o777, dir_fd=fd)
+                except FileExistsError:
+                    pass
+                except OSError as exc:
+                    raise from_oserror(exc, display, "create directory") from exc
+        finally:
+            os.close(fd)
+        return self.open_dir(parts, display)
+
+    def resolve(
+        self,
+        path: str | os.PathLike[str] | bytes,
+        *,
+        follow: bool = True,
+        make_parents: bool = False,
+        guard: Guard | None = None,
+    ) -> Resolved:
+        """Resolve `path` to its parent directory descriptor and final name.
+
+        With `follow`, a final symlink is followed while it stays inside the root; one that leads
+        outside (dangling or not) raises outside_root. With `make_parents`, missing directories on
+        the way are created.
+        """
+        parts = self.parse(path)
+        display = _display(path)
+        hops = 0
+        visited: list[str] = []
+        while True:
+            if not parts or parts[-1] == "..":
+                if make_parents:
+                    fd, canon = self.ensure_dir(parts, display, guard)
+                else:
+                    fd, canon = self.open_dir(parts, display)
+                if not canon:
+                    return Resolved(fd, None, ".", os.fstat(fd), visited)
+                os.close(fd)
+                parts = canon
+                continue
+            if make_parents:
+                fd, canon = self.ensure_dir(parts[:-1], display, guard)
+            else:
+                fd, canon = self.open_dir(parts[:-1], display)
+            name = parts[-1]
+            rel = "/".join((*canon, name))
+            visited.append(rel)
+            try:
+                st: os.stat_result | None = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except FileNotFoundError:
+                st = None
+            except OSError as exc:
+                os.close(fd)
+                raise from_oserror(exc, display, "inspect") from exc
+            if st is None or not follow or not stat.S_ISLNK(st.st_mode):
+                return Resolved(fd, name, rel, st, visited)
+            try:
+                target = os.readlink(name, dir_fd=fd)
+            except OSError as exc:
+                raise from_oserror(exc, display, "read symlink") from exc
+            finally:
+                os.close(fd)
+            hops += 1
+            if hops > MAX_HOPS:
+                raise too_many_links(display)
+            if target.startswith("/"):
+                inner = strip_root(target, self.roots)
+                if inner is None:
+                    raise outside(display)
+                parts = tuple(inner)
+            else:
+                parts = (*canon, *(p for p in target.split("/") if p not in ("", ".")))

@@ -1,0 +1,345 @@
+"""The `Sandbox` facade: confined, deny-checked, atomic file access beneath one root.
+
+Symlinks: reads, writes, `version`, `lock` and `delete`'s content check follow a symlink while its
+target stays inside the root; a write through an in-root link replaces the *target's* content (the
+link stays a link). A final symlink pointing outside, dangling or not, is refused with outside_root
+and nothing is created outside. `delete` removes the named entry itself (a link, not its target).
+
+Hard links: a write renames a new file into place, so it breaks the hard link; other names of the
+old file keep the old bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import stat
+from collections.abc import Iterable, Iterator
+from types import TracebackType
+
+import pathspec
+
+from ._errors import SandboxError, from_oserror
+from ._files import ABSENT, AbsentType, Version, atomic_write, check_regular, hash_file, read_file
+from ._files import temp_name as _temp_name
+from ._lock import LockTable
+from ._paths import PathResolver, Resolved, ResolverName
+from ._state import StateDir
+from ._store import BlobStore
+
+__all__ = ["Sandbox"]
+
+PathArg = str | os.PathLike[str]
+_RETRIES = 3  # re-resolutions when an entry turns into a symlink between resolving and opening
+
+
+class Sandbox:
+    """File access confined to `root`, with deny patterns, version tokens and atomic writes.
+
+    The root directory is opened once; every path (relative, or absolute inside the root) is
+    resolved beneath that descriptor. `deny` takes gitignore-style patterns matched on the resolved
+    relative path; the state folder is always denied. `resolver` picks "openat2", "walker" or "auto"
+    (openat2 where the kernel offers it).
+    """
+
+    root: pathlib.Path
+    state_path: pathlib.Path
+    store: BlobStore
+
+    def __init__(
+        self,
+        root: PathArg,
+        *,
+        deny: Iterable[str] = (),
+        state_dir: str = ".edittools",
+        max_read_bytes: int = 64 * 1024 * 1024,
+        resolver: ResolverName = "auto",
+    ) -> None:
+        spelled = os.path.abspath(os.fspath(root))
+        real = os.path.realpath(spelled)
+        try:
+            fd = os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise from_oserror(exc, spelled, "open the sandbox root") from exc
+        self._root_fd = fd
+        try:
+            self._paths = PathResolver(real, fd, resolver=resolver)
+            self._paths.add_alias(spelled)
+            self._state_name = _check_state_dir(state_dir)
+            self._deny_patterns = list(deny)
+            self._spec = pathspec.GitIgnoreSpec.from_lines(self._deny_patterns)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.root = pathlib.Path(real)
+        self.state_path = self.root / self._state_name
+        self.max_read_bytes = max_read_bytes
+        self._state = StateDir(self._paths, self._state_name)
+        self._locks = LockTable(lambda: self._state.subdir("locks"))
+        self.store = BlobStore(self._state)
+        self._state.sweep()
+
+    @property
+    def resolver(self) -> str:
+        """Which resolver is in use: "openat2" or "walker"."""
+        return self._paths.name
+
+    def relpath(self, path: PathArg) -> str:
+        """The normalised, '/'-separated root-relative path after resolving in-root symlinks.
+
+        Works when the final component does not exist; "." names the root. Raises outside_root and
+        the other path errors.
+        """
+        with self._paths.resolve(path) as r:
+            return r.rel
+
+    def is_denied(self, relpath: str) -> bool:
+        """Whether a resolved relative path matches a deny pattern or lies in the state folder."""
+        rel = relpath.strip("/")
+        if rel in ("", "."):
+            return False
+        state = self._state_name
+        if rel == state or rel.startswith(state + "/"):
+            return True
+        return bool(self._spec.match_file(rel))
+
+    def _resolve(
+        self, path: PathArg, *, follow: bool = True, make_parents: bool = False
+    ) -> Resolved:
+        try:
+            r = self._paths.resolve(
+                path, follow=follow, make_parents=make_parents, guard=self._guard_dir
+            )
+        except SandboxError as exc:
+            # A missing folder inside a denied area is reported as denied, not as not_found.
+            if exc.code == "not_found":
+                parts = self._paths.parse(path)
+                if ".." not in parts and self.is_denied("/".join(parts)):
+                    raise _denied("/".join(parts)) from None
+            raise
+        is_dir = r.stat is not None and stat.S_ISDIR(r.stat.st_mode)
+        for rel in r.visited:
+            if self.is_denied(rel) or (is_dir and rel == r.rel and self.is_denied(rel + "/")):
+                r.close()
+                raise _denied(rel)
+        return r
+
+    def _guard_dir(self, rel: str) -> None:
+        """Refuse to create a directory that a deny pattern covers (make_parents)."""
+        if self.is_denied(rel) or self.is_denied(rel + "/"):
+            raise _denied(rel)
+
+    def read_bytes(self, path: PathArg, *, max_bytes: int | None = None) -> tuple[bytes, Version]:
+        """The bytes of a regular file and its version; non-regular files are refused at once."""
+        cap = self.max_read_bytes if max_bytes is None else max_bytes
+        for _ in range(_RETRIES):
+            with self._resolve(path) as r:
+                _require_file(r, path)
+                assert r.name is not None and r.stat is not None
+                check_regular(r.stat, r.rel)
+                try:
+                    data, version, _ = read_file(r.dir_fd, r.name, r.rel, cap)
+                except SandboxError as exc:
+                    if exc.code == "loop":  # became a symlink after resolution: resolve again
+                        continue
+                    raise
+                return data, version
+        raise _raced(path)
+
+    def version(self, path: PathArg) -> Version | None:
+        """The current version of a regular file, or None when it does not exist."""
+        for _ in range(_RETRIES):
+            try:
+                r = self._resolve(path)
+            except SandboxError as exc:
+                if exc.code == "not_found":
+                    return None
+                raise
+            with r:
+                if r.stat is None:
+                    return None
+                _require_file(r, path)
+                check_regular(r.stat, r.rel)
+                assert r.name is not None
+                try:
+                    found = hash_file(r.dir_fd, r.name, r.rel)
+                except SandboxError as exc:
+                    if exc.code == "loop":
+                        continue
+                    raise
+                return None if found is None else found[0]
+        raise _raced(path)
+
+    def exists(self, path: PathArg) -> bool:
+        """Whether the path names an existing entry (file, directory or other) inside the root."""
+        try:
+            r = self._resolve(path)
+        except SandboxError as exc:
+            if exc.code == "not_found":
+                return False
+            raise
+        with r:
+            return r.stat is not None
+
+    def write_bytes(
+        self,
+        path: PathArg,
+        data: bytes,
+        *,
+        expect: Version | AbsentType | None = None,
+        make_parents: bool = False,
+    ) -> Version:
+        """Replace the file's bytes atomically and durably; return the new version.
+
+        `expect=version` makes it a compare-and-swap (code "stale" when the content differs or the
+        file is gone); `expect=ABSENT` creates only (code "exists" when the file is there).
+        Permission bits are kept. Writing through an in-root symlink replaces the target's content.
+        """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(
+                "write_bytes() takes bytes; encode text first (see TextDocument.encode)"
+            )
+        for _ in range(_RETRIES):
+            with self._resolve(path, make_parents=make_parents) as r:
+                _require_file(r, path)
+                assert r.name is not None
+                if r.stat is not None:
+                    check_regular(r.stat, r.rel)
+                with self._locks.hold(r.rel):
+                    try:
+                        current = hash_file(r.dir_fd, r.name, r.rel)
+                    except SandboxError as exc:
+                        if exc.code == "loop":
+                            continue
+                        raise
+                    _check_expect(expect, current[0] if current else None, r.rel)
+                    like = current[1] if current else None
+                    tmp = _temp_name()
+                    with self._state.pending(r.rel.rpartition("/")[0], tmp):
+                        return atomic_write(
+                            r.dir_fd, r.name, bytes(data), r.rel, tmp=tmp, like=like
+                        )
+        raise _raced(path)
+
+    def delete(self, path: PathArg, *, expect: Version | None = None) -> None:
+        """Remove a file (or the symlink itself, when the path names one); CAS with `expect`.
+
+        A symlink is removed only if its target stays inside the root; `expect` is compared with the
+        target's content.
+        """
+        with self._resolve(path, follow=False) as entry:
+            _require_file(entry, path)
+            assert entry.name is not None
+            if entry.stat is None:
+                raise SandboxError(
+                    "not_found", f"{entry.rel!r} does not exist; nothing to delete.", path=entry.rel
+                )
+            if stat.S_ISLNK(entry.stat.st_mode):
+                with self._resolve(path) as target:
+                    self._delete_checked(entry, target.rel, target, expect)
+            else:
+                check_regular(entry.stat, entry.rel)
+                self._delete_checked(entry, entry.rel, entry, expect)
+
+    def _delete_checked(
+        self, entry: Resolved, lock_rel: str, target: Resolved, expect: Version | None
+    ) -> None:
+        assert entry.name is not None
+        with self._locks.hold(lock_rel):
+            if expect is not None:
+                current = None
+                if target.name is not None and target.stat is not None:
+                    check_regular(target.stat, target.rel)
+                    found = hash_file(target.dir_fd, target.name, target.rel)
+                    current = found[0] if found else None
+                _check_expect(expect, current, entry.rel)
+            try:
+                os.unlink(entry.name, dir_fd=entry.dir_fd)
+                os.fsync(entry.dir_fd)
+            except OSError as exc:
+                raise from_oserror(exc, entry.rel, "delete") from exc
+
+    @contextlib.contextmanager
+    def lock(self, path: PathArg) -> Iterator[None]:
+        """Hold the cross-process lock of one file (re-entrant within a thread)."""
+        with self._resolve(path) as r:
+            rel = r.rel
+        with self._locks.hold(rel):
+            yield
+
+    def close(self) -> None:
+        """Release the root and state-folder descriptors; the object is unusable afterwards."""
+        self._state.close()
+        if self._root_fd >= 0:
+            os.close(self._root_fd)
+            self._root_fd = -1
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Sandbox({str(self.root)!r}, resolver={self.resolver!r})"
+
+
+def _check_state_dir(state_dir: str) -> str:
+    parts = [p for p in state_dir.split("/") if p not in ("", ".")]
+    if not parts or ".." in parts or state_dir.startswith("/") or "\0" in state_dir:
+        raise SandboxError(
+            "invalid_path",
+            f"state_dir {state_dir!r} must be a relative path inside the root without '..'.",
+            path=state_dir,
+        )
+    return "/".join(parts)
+
+
+def _require_file(r: Resolved, path: PathArg) -> None:
+    if r.name is None:
+        raise SandboxError(
+            "is_directory", f"{os.fspath(path)!r} is the sandbox root; give a file path.", path="."
+        )
+
+
+def _check_expect(expect: Version | AbsentType | None, current: Version | None, rel: str) -> None:
+    if expect is None:
+        return
+    if expect is ABSENT:
+        if current is not None:
+            raise SandboxError(
+                "exists",
+                f"{rel!r} already exists; read it and pass its version as expect= to replace it.",
+                path=rel,
+            )
+        return
+    if current is None or current.sha256 != expect.sha256:
+        state = "was deleted" if current is None else "changed"
+        raise SandboxError(
+            "stale",
+            f"{rel!r} {state} since the expected version; read it again and redo the change.",
+            path=rel,
+        )
+
+
+def _denied(rel: str) -> SandboxError:
+    return SandboxError(
+        "denied",
+        f"{rel!r} is protected (a deny pattern or the state folder covers it); the tools may not "
+        "touch it. Choose another path.",
+        path=rel,
+    )
+
+
+def _raced(path: PathArg) -> SandboxError:
+    return SandboxError(
+        "loop",
+        f"{os.fspath(path)!r} kept turning into a symlink while being opened; retry later.",
+        path=os.fspath(path) if isinstance(os.fspath(path), str) else None,
+    )
