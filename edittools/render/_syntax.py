@@ -64,15 +64,29 @@ def highlight_lines(lines: list[str], lexer: Lexer | None) -> list[str]:
         return escaped
     out: list[str] = []
     current: list[str] = []
+    run_class: str | None = None
+    run: list[str] = []
+
+    def close_run() -> None:
+        if run:
+            text = html.escape("".join(run), quote=True)
+            current.append(f'<span class="{run_class}">{text}</span>' if run_class else text)
+            run.clear()
+
+    # Adjacent tokens of one class (the quotes and body of a string) share one span.
     for token, value in lexer.get_tokens("\n".join(lines)):
         name = _css_class(token)
         for index, part in enumerate(value.split("\n")):
             if index:
+                close_run()
                 out.append("".join(current))
-                current = []
+                current.clear()
             if part:
-                text = html.escape(part, quote=True)
-                current.append(f'<span class="{name}">{text}</span>' if name else text)
+                if name != run_class:
+                    close_run()
+                    run_class = name
+                run.append(part)
+    close_run()
     out.append("".join(current))
     # A lexer that changed the text (some normalise tabs or newlines) is not trusted to align.
     if len(out) != len(lines):
