@@ -66,6 +66,13 @@ class Workspace:
         """Drop what the session knew of `path` (after a delete)."""
         self._reads.pop(path, None)
 
+    def remember(self, path: str, record: ReadRecord | None) -> None:
+        """Put back an earlier read record (None forgets), e.g. when a change is rolled back."""
+        if record is None:
+            self._reads.pop(path, None)
+        else:
+            self._reads[path] = record
+
     def seen(self, path: str) -> ReadRecord | None:
         """The record of the last read or write of `path`, if any."""
         return self._reads.get(path)

@@ -108,9 +108,7 @@ def definitions(style: str = "openai") -> list[dict[str, Any]]:
                 }
             )
         elif style == "anthropic":
-            out.append(
-                {"name": spec.name, "description": spec.description, "input_schema": schema}
-            )
+            out.append({"name": spec.name, "description": spec.description, "input_schema": schema})
         else:
             raise ValueError(f"unknown definition style {style!r}; use 'openai' or 'anthropic'")
     return out

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+PATH_HELP = "File path, relative to the workspace root (or absolute inside it)."
+
 
 class ToolParams(BaseModel):
     """Base of tool parameters: unknown fields are refused so typos surface as errors."""
@@ -14,7 +16,7 @@ class ToolParams(BaseModel):
 class ReadParams(ToolParams):
     """Read a text file (numbered lines) or an image."""
 
-    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    path: str = Field(description=PATH_HELP)
     offset: int = Field(default=1, ge=1, description="1-based line number to start reading from.")
     limit: int = Field(default=2000, ge=1, description="Maximum number of lines to return.")
 
@@ -22,14 +24,14 @@ class ReadParams(ToolParams):
 class WriteParams(ToolParams):
     """Create a file or replace its whole content."""
 
-    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    path: str = Field(description=PATH_HELP)
     content: str = Field(description="The complete new content of the file.")
 
 
 class EditParams(ToolParams):
     """Replace one exact occurrence of a string in a file."""
 
-    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    path: str = Field(description=PATH_HELP)
     old_string: str = Field(
         description="Text to find, copied from the file (without line-number prefixes); must be unique "
         "unless replace_all is true. Empty creates a new file."
@@ -41,7 +43,9 @@ class EditParams(ToolParams):
 class EditOperation(ToolParams):
     """One replacement of a multi_edit."""
 
-    old_string: str = Field(description="Text to find in the file as changed by the previous edits.")
+    old_string: str = Field(
+        description="Text to find in the file as changed by the previous edits."
+    )
     new_string: str = Field(description="Replacement text; must differ from old_string.")
     replace_all: bool = Field(default=False, description="Replace every occurrence.")
 
@@ -49,7 +53,7 @@ class EditOperation(ToolParams):
 class MultiEditParams(ToolParams):
     """Several replacements in one file, applied in order, all or nothing."""
 
-    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    path: str = Field(description=PATH_HELP)
     edits: list[EditOperation] = Field(min_length=1, description="Edits applied in order.")
 
 
@@ -64,7 +68,7 @@ class ApplyPatchParams(ToolParams):
 class UndoParams(ToolParams):
     """Restore a file to its content before this session's last change to it."""
 
-    path: str = Field(description="File path, relative to the workspace root (or absolute inside it).")
+    path: str = Field(description=PATH_HELP)
 
 
 TOOL_PARAMS: dict[str, type[ToolParams]] = {

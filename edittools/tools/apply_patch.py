@@ -1,0 +1,173 @@
+"""The apply_patch tool: unified diffs and Codex-style patches over many files, all or nothing."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from dataclasses import dataclass
+
+from edittools._errors import ToolError
+from edittools._workspace import ReadRecord, Workspace
+from edittools.artifacts import DiffPayload, ToolResult
+from edittools.artifacts._build import changeset_result, diff_result
+from edittools.diff import diff_texts
+from edittools.tools._change import commit, wants_texts, with_blobs
+from edittools.tools._params import ApplyPatchParams
+from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
+from sandbox import SandboxError, TextDocument, Version, decode
+
+_LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
+
+
+@dataclass(frozen=True)
+class _Write:
+    """One file write of a staged patch: `after` None deletes; `before` None creates."""
+
+    path: str
+    before: bytes | None
+    before_version: Version | None
+    after: bytes | None
+
+
+@dataclass(frozen=True)
+class _Staged:
+    """One file's change, fully computed in memory before anything is written."""
+
+    writes: tuple[_Write, ...]
+    payload: DiffPayload
+
+
+def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
+    """Apply every file section of `params.patch`, or none of them.
+
+    Each file is staged in memory first (context verified, new bytes computed); then all files
+    are written under their locks; if a write fails midway, the files already written are put back.
+    """
+    sb = ws.sandbox
+    patches = parse_patch(params.patch)
+    if not patches:
+        raise ToolError(
+            "invalid_patch", "The patch changes no file. Give at least one file section."
+        )
+    paths = []
+    for patch in patches:
+        paths.append(sb.relpath(patch.path))
+        if patch.move_to is not None:
+            paths.append(sb.relpath(patch.move_to))
+    if len(set(paths)) != len(paths):
+        raise ToolError(
+            "invalid_patch",
+            "The patch names the same file more than once. Give each file one section.",
+        )
+    with ExitStack() as locks:
+        for path in sorted(set(paths)):
+            locks.enter_context(sb.lock(path))
+        staged = [_stage(ws, patch) for patch in patches]
+        _commit_all(ws, [write for item in staged for write in item.writes])
+    payloads = [item.payload for item in staged]
+    value = _describe(payloads)
+    if len(payloads) == 1:
+        return diff_result(value, payloads[0])
+    return changeset_result(value, payloads)
+
+
+def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
+    sb = ws.sandbox
+    path = sb.relpath(patch.path)
+    if patch.op == "add":
+        if sb.exists(path):
+            raise ToolError(
+                "exists",
+                f"The patch adds {path}, which already exists. Use an update section to change "
+                "it, or delete it first.",
+                {"path": path},
+            )
+        document = TextDocument.new(patch.new_content or "")
+        after = document.encode()
+        payload = diff_texts(
+            None, document.text, path=path, include_texts=wants_texts(ws, len(after))
+        )
+        payload = with_blobs(ws, payload, None, after)
+        return _Staged((_Write(path, None, None, after),), payload)
+    before, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+    if patch.op == "delete":
+        old = _text_or_bytes(before)
+        payload = diff_texts(old, None, path=path, include_texts=wants_texts(ws, len(before)))
+        payload = with_blobs(ws, payload, before, None)
+        return _Staged((_Write(path, before, version, None),), payload)
+    document = decode(before)
+    try:
+        new_text, tier = apply_file_patch(document.text, patch)
+    except ToolError as exc:
+        raise ToolError(
+            exc.code, f"{path}: {exc.message}", {**(exc.detail or {}), "path": path}
+        ) from exc
+    changed = document.with_text(new_text)
+    after = changed.encode()
+    include = wants_texts(ws, len(before), len(after))
+    if patch.move_to is None:
+        payload = diff_texts(document.text, changed.text, path=path, include_texts=include)
+        writes: tuple[_Write, ...] = (_Write(path, before, version, after),)
+    else:
+        target = sb.relpath(patch.move_to)
+        if sb.exists(target):
+            raise ToolError(
+                "exists",
+                f"The patch moves {path} to {target}, which already exists. Delete it first or "
+                "choose another name.",
+                {"path": target},
+            )
+        payload = diff_texts(
+            document.text, changed.text, path=target, old_path=path, include_texts=include
+        )
+        writes = (_Write(target, None, None, after), _Write(path, before, version, None))
+    payload = with_blobs(ws, payload, before, after).model_copy(update={"match": tier})
+    return _Staged(writes, payload)
+
+
+def _commit_all(ws: Workspace, writes: list[_Write]) -> None:
+    """Write every file; on a failure, restore those already written and re-raise."""
+    done: list[tuple[_Write, Version | None, ReadRecord | None]] = []
+    try:
+        for write in writes:
+            seen = ws.seen(write.path)
+            new_version = commit(ws, write.path, write.before, write.before_version, write.after)
+            done.append((write, new_version, seen))
+    except (SandboxError, OSError):
+        for write, new_version, seen in reversed(done):
+            _restore(ws, write, new_version, seen)
+        raise
+
+
+def _restore(
+    ws: Workspace, write: _Write, new_version: Version | None, seen: ReadRecord | None
+) -> None:
+    sb = ws.sandbox
+    if write.before is None:
+        sb.delete(write.path, expect=new_version)
+    else:
+        sb.write_bytes(write.path, write.before, make_parents=True)
+    ws.pop_change(write.path)
+    ws.remember(write.path, seen)
+
+
+def _text_or_bytes(data: bytes) -> str | bytes:
+    try:
+        return decode(data).text
+    except SandboxError:
+        return data
+
+
+def _describe(payloads: list[DiffPayload]) -> str:
+    added = sum(p.stats.added for p in payloads)
+    removed = sum(p.stats.removed for p in payloads)
+    noun = "file" if len(payloads) == 1 else "files"
+    lines = [f"Applied the patch to {len(payloads)} {noun} (+{added} -{removed})."]
+    for p in payloads:
+        name = (
+            p.path if p.old_path is None or p.operation != "rename" else f"{p.old_path} -> {p.path}"
+        )
+        lines.append(f"  {_LETTER[p.operation]} {name} +{p.stats.added} -{p.stats.removed}")
+    tolerances = sorted({p.match for p in payloads if p.match not in (None, "exact")})
+    if tolerances:
+        lines.append(f"Context matched with tolerance: {', '.join(tolerances)}.")
+    return "\n".join(lines)
