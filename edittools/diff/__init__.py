@@ -1,0 +1,21 @@
+"""Line diffs for edittools: minimal hunks, git-compatible unified text and +N/-N stats.
+
+`diff_texts` diffs two versions of a file, `diff_span`/`diff_spans` diff an edit whose replaced
+spans are known at the cost of the change, and `snippet_diff` diffs an edit's old and new strings
+when the file is unknown. All return the `DiffPayload` of the artifact protocol. The engine knows
+no tools and no files: it takes texts (``str`` or ``bytes``) and works on bytes end to end.
+"""
+
+from edittools.diff._errors import DiffError
+from edittools.diff._snippet import snippet_diff
+from edittools.diff._span import diff_span, diff_spans
+from edittools.diff._texts import DEFAULT_BUDGET, diff_texts
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DiffError",
+    "diff_span",
+    "diff_spans",
+    "diff_texts",
+    "snippet_diff",
+]

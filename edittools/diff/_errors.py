@@ -1,0 +1,16 @@
+"""Errors of the diff engine.
+
+DiffError (code)
+└── bad input: ``no_content`` (neither side given), ``bad_span`` (a span outside the text or
+    spans that overlap), ``mixed_types`` (str and bytes mixed in one call)
+"""
+
+from __future__ import annotations
+
+
+class DiffError(ValueError):
+    """A diff request that cannot be served; `code` is stable, the message says what to do."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code

@@ -1,0 +1,181 @@
+"""`diff_span` and `diff_spans`: the known-span fast path used by edits.
+
+When the caller knows which spans of the old text were replaced, the new text differs from the
+old only inside the lines those spans touch. Each span is widened to whole lines plus `context`
+lines on each side, nearby spans are merged, and only those regions are diffed exactly: common
+leading and trailing lines never change the minimum, so the hunks and stats equal those of a full
+`diff_texts`. The cost is the size of the changed regions plus counting newlines up to them (one
+pass over the text before the last span, skipped for the first span when `first_line` is given).
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from edittools.artifacts import DiffPayload, Hunk
+from edittools.diff._engine import region_changes
+from edittools.diff._errors import DiffError
+from edittools.diff._hunks import build_hunks
+from edittools.diff._lines import decode, is_binary, to_bytes
+from edittools.diff._payload import binary_payload, text_payload
+
+T = TypeVar("T", str, bytes)
+
+
+def diff_span(
+    old: T,
+    start: int,
+    end: int,
+    replacement: T,
+    *,
+    path: str,
+    context: int = 3,
+    include_texts: bool = True,
+    first_line: int | None = None,
+    binary: bool | None = None,
+) -> DiffPayload:
+    """Diff ``old`` against ``old[:start] + replacement + old[end:]`` at the cost of the change.
+
+    Offsets index `old` (characters for ``str``, bytes for ``bytes``). The result equals
+    ``diff_texts(old, new)`` (same minimal hunks and stats). `first_line`, the 1-based line number
+    holding `start`, spares counting newlines up to it. For ``bytes``, `binary` None checks the
+    text for NUL and UTF-8 validity (a linear scan); False tells the engine the caller knows it is
+    text. `include_texts` puts both full texts in the payload (building the new text costs a copy).
+    """
+    return diff_spans(
+        old,
+        [(start, end, replacement)],
+        path=path,
+        context=context,
+        include_texts=include_texts,
+        first_line=first_line,
+        binary=binary,
+    )
+
+
+def diff_spans(
+    old: T,
+    spans: list[tuple[int, int, T]],
+    *,
+    path: str,
+    context: int = 3,
+    include_texts: bool = True,
+    first_line: int | None = None,
+    binary: bool | None = None,
+) -> DiffPayload:
+    """Like `diff_span` for several replaced spans at once (e.g. a replace-all edit).
+
+    `spans` are ``(start, end, replacement)`` with offsets in `old`; they must not overlap and
+    are applied in order of `start`. `first_line` is the 1-based line holding the first start.
+    """
+    nl: T = "\n" if isinstance(old, str) else b"\n"  # type: ignore[assignment]
+    ordered = sorted(spans, key=lambda span: (span[0], span[1]))
+    _check(old, ordered)
+    context = max(0, context)
+    if isinstance(old, bytes) and (
+        binary or (binary is None and any(is_binary(x) for x in _texts(old, ordered)))
+    ):
+        new = _rebuild(old, ordered, 0, len(old))
+        return binary_payload(path=path, old_path=None, operation="modify", identical=new == old)
+    hunks: list[Hunk] = []
+    minimal = True
+    line_a = delta = 0
+    counted_to = 0
+    for index, (rs, re, group) in enumerate(_regions(old, ordered, nl, context)):
+        if index == 0 and first_line is not None:
+            line_a = first_line - 1 - old.count(nl, rs, group[0][0])
+        else:
+            line_a += old.count(nl, counted_to, rs)
+        counted_to = rs
+        old_region = to_bytes(old[rs:re])
+        new_region = to_bytes(_rebuild(old, group, rs, re))
+        changes, exact = region_changes(
+            old_region,
+            new_region,
+            0,
+            len(old_region),
+            0,
+            len(new_region),
+            line_a,
+            line_a + delta,
+        )
+        minimal = minimal and exact
+        hunks += build_hunks(old_region, new_region, changes, context=context)
+        delta += new_region.count(b"\n") - old_region.count(b"\n")
+    old_text = new_text = None
+    if include_texts:
+        new = _rebuild(old, ordered, 0, len(old))
+        old_text = old if isinstance(old, str) else decode(old)
+        new_text = new if isinstance(new, str) else decode(new)
+    return text_payload(
+        path=path,
+        old_path=None,
+        operation="modify",
+        hunks=hunks,
+        minimal=minimal,
+        old_text=old_text,
+        new_text=new_text,
+    )
+
+
+def _check(old: T, spans: list[tuple[int, int, T]]) -> None:
+    previous_end = 0
+    for start, end, replacement in spans:
+        if type(replacement) is not type(old):
+            raise DiffError(
+                "mixed_types", "Give replacements of the same type as the old text (str or bytes)."
+            )
+        if not 0 <= start <= end <= len(old):
+            raise DiffError(
+                "bad_span",
+                f"Span {start}:{end} lies outside the old text of length {len(old)}; "
+                "give offsets into the old text.",
+            )
+        if start < previous_end:
+            raise DiffError(
+                "bad_span", f"Span {start}:{end} overlaps the span before it; merge them first."
+            )
+        previous_end = end
+
+
+def _texts(old: bytes, spans: list[tuple[int, int, bytes]]) -> list[bytes]:
+    return [old, *(replacement for _, _, replacement in spans)]
+
+
+def _regions(
+    old: T, spans: list[tuple[int, int, T]], nl: T, context: int
+) -> list[tuple[int, int, list[tuple[int, int, T]]]]:
+    """Whole-line regions around the spans, widened by `context` lines, merged when they touch."""
+    regions: list[tuple[int, int, list[tuple[int, int, T]]]] = []
+    size = len(old)
+    for span in spans:
+        start, end, _ = span
+        rs = old.rfind(nl, 0, start) + 1
+        for _ in range(context):
+            if rs == 0:
+                break
+            rs = old.rfind(nl, 0, rs - 1) + 1
+        re = end
+        for _ in range(context + 1):
+            if re >= size:
+                break
+            found = old.find(nl, re)
+            re = size if found < 0 else found + 1
+        if regions and rs <= regions[-1][1]:
+            prs, _pre, group = regions.pop()
+            regions.append((prs, max(re, _pre), [*group, span]))
+        else:
+            regions.append((rs, re, [span]))
+    return regions
+
+
+def _rebuild(old: T, spans: list[tuple[int, int, T]], rs: int, re: int) -> T:
+    """The new text of ``old[rs:re]`` with the spans (all inside it) replaced."""
+    parts: list[T] = []
+    cursor = rs
+    for start, end, replacement in spans:
+        parts.append(old[cursor:start])
+        parts.append(replacement)
+        cursor = end
+    parts.append(old[cursor:re])
+    return old[:0].join(parts)

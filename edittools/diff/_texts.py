@@ -1,0 +1,68 @@
+"""`diff_texts`: the whole-file diff of two versions of one file."""
+
+from __future__ import annotations
+
+import time
+
+from edittools.artifacts import DiffPayload
+from edittools.diff._engine import line_changes
+from edittools.diff._errors import DiffError
+from edittools.diff._hunks import build_hunks
+from edittools.diff._lines import decode, is_binary, to_bytes
+from edittools.diff._payload import binary_payload, operation_of, text_payload
+
+DEFAULT_BUDGET = 1.0
+"""Seconds the exact (minimal) diff may take before a coarser, still correct one is returned."""
+
+
+def diff_texts(
+    old: str | bytes | None,
+    new: str | bytes | None,
+    *,
+    path: str,
+    old_path: str | None = None,
+    context: int = 3,
+    include_texts: bool = True,
+    budget: float | None = DEFAULT_BUDGET,
+) -> DiffPayload:
+    """Diff two versions of a file into a diff payload with hunks, unified text and stats.
+
+    `old` None means the file is created, `new` None that it is deleted; an `old_path` other than
+    `path` makes it a rename. Bytes that contain NUL or are not UTF-8 are binary: no hunks, no
+    line counts, and git's "Binary files ... differ" line. The hunks are minimal unless the exact
+    search would take longer than `budget` seconds (None: no limit); then a coarser diff that still
+    applies is returned with ``minimal`` False. `include_texts` puts both full texts in the payload.
+    """
+    if old is None and new is None:
+        raise DiffError("no_content", "Give at least one of old and new; both were None.")
+    operation = operation_of(old is not None, new is not None, path, old_path)
+    old_bytes = b"" if old is None else to_bytes(old)
+    new_bytes = b"" if new is None else to_bytes(new)
+    if (isinstance(old, bytes) and is_binary(old_bytes)) or (
+        isinstance(new, bytes) and is_binary(new_bytes)
+    ):
+        return binary_payload(
+            path=path,
+            old_path=old_path,
+            operation=operation,
+            identical=old_bytes == new_bytes and operation in ("modify", "rename"),
+        )
+    deadline = None if budget is None else time.monotonic() + budget
+    changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
+    return text_payload(
+        path=path,
+        old_path=old_path,
+        operation=operation,
+        hunks=build_hunks(old_bytes, new_bytes, changes, context=context),
+        minimal=minimal,
+        old_text=_text(old, old_bytes) if include_texts else None,
+        new_text=_text(new, new_bytes) if include_texts else None,
+    )
+
+
+def _text(original: str | bytes | None, data: bytes) -> str | None:
+    if original is None:
+        return None
+    if isinstance(original, str):
+        return original
+    return decode(data)
