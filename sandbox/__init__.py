@@ -4,6 +4,7 @@ from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, Version
 from ._sandbox import Sandbox
 from ._store import BlobStore
+from ._text import TextDocument, decode
 
 __all__ = [
     "ABSENT",
@@ -11,5 +12,7 @@ __all__ = [
     "BlobStore",
     "Sandbox",
     "SandboxError",
+    "TextDocument",
     "Version",
+    "decode",
 ]

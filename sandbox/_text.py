@@ -1,0 +1,212 @@
+"""Bytes to text and back, byte for byte: encoding, BOM and newline style are detected and kept.
+
+`decode` tries, in order: a byte-order mark (UTF-32 LE/BE, UTF-8, UTF-16 LE/BE); the binary test (a NUL
+byte in the first 8000 bytes, once a UTF-16/32 BOM is ruled out); strict UTF-8; and the legacy
+encodings charset-normalizer proposes. A legacy guess is accepted only if encoding the decoded text gives
+back exactly the original bytes. Among guesses that read about equally well, common encodings win
+(cp1252 over cp775 for Western text), because charset-normalizer ranks rare code pages first on short
+inputs. Text keeps its newlines verbatim; nothing is ever replaced with U+FFFD.
+
+Splices are byte-local for the stateless encodings detected here (UTF-8/16/32, single-byte code pages,
+Shift-JIS, GBK, Big5, EUC): the bytes outside the replaced span stay as they were. A stateful encoding
+such as ISO-2022-JP round-trips unchanged but a splice may re-encode escape sequences near the span.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+from charset_normalizer import from_bytes
+
+from ._errors import SandboxError
+
+__all__ = ["TextDocument", "decode"]
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE: it starts with the same two bytes
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_BINARY_PROBE = 8000
+# Common legacy encodings, most common first; ties between equally readable guesses go to these.
+_PREFERRED = (
+    "cp1252",
+    "cp1251",
+    "cp1250",
+    "shift_jis",
+    "cp932",
+    "gbk",
+    "gb18030",
+    "big5",
+    "euc_kr",
+    "cp949",
+    "euc_jp",
+    "iso8859-15",
+    "latin-1",
+    "koi8-r",
+    "cp1253",
+    "cp1254",
+    "cp1255",
+    "cp1256",
+    "cp1257",
+    "cp1258",
+)
+_PREFERRED_RANK = {codecs.lookup(name).name: i for i, name in enumerate(_PREFERRED)}
+# Vendor supersets whose standard sibling is tried first (same text, better-known name).
+_SIBLINGS = {"cp932": "shift_jis", "gb18030": "gbk", "cp949": "euc_kr"}
+_CHAOS_MARGIN = 0.1
+_BARE_LF = re.compile(r"(?<!\r)\n")
+
+
+@dataclass(frozen=True)
+class TextDocument:
+    """Decoded text that remembers how to give its bytes back.
+
+    `text` keeps the original newlines verbatim; `newline` is the dominant style ("\\n" for a file
+    without newlines), `mixed` says more than one style occurs, `final_newline` whether the text ends
+    with one. `encode()` of an unchanged document returns exactly the bytes it was decoded from.
+    """
+
+    text: str
+    encoding: str
+    bom: bytes
+    newline: str
+    mixed: bool
+    final_newline: bool
+
+    def encode(self) -> bytes:
+        """The document as bytes: BOM, then the text in its encoding."""
+        return self.bom + _encode(self.text, self.encoding)
+
+    def splice(self, start: int, end: int, replacement: str) -> TextDocument:
+        """Replace `text[start:end]` with `replacement`; untouched text stays untouched.
+
+        Bare "\\n" in `replacement` (not part of "\\r\\n") take the dominant newline style. Raises
+        unencodable when the encoding cannot hold the replacement.
+        """
+        if not 0 <= start <= end <= len(self.text):
+            raise ValueError(f"span {start}:{end} is outside the text (length {len(self.text)})")
+        piece = _adopt_newlines(replacement, self.newline)
+        _encode(piece, self.encoding)
+        return self._with(self.text[:start] + piece + self.text[end:])
+
+    def with_text(self, text: str) -> TextDocument:
+        """Replace the whole text, keeping encoding and BOM.
+
+        LF-only text in a CRLF or CR document takes the dominant style; text that already contains
+        "\\r" newlines is kept as given. Raises unencodable when the encoding cannot hold it.
+        """
+        if "\r" not in text:
+            text = _adopt_newlines(text, self.newline)
+        _encode(text, self.encoding)
+        return self._with(text)
+
+    @classmethod
+    def new(cls, text: str) -> TextDocument:
+        """A document for a new file: UTF-8, no BOM, newline style detected from `text`."""
+        _encode(text, "utf-8")
+        return _analysed(text, "utf-8", b"")
+
+    def _with(self, text: str) -> TextDocument:
+        return _analysed(text, self.encoding, self.bom)
+
+
+def decode(data: bytes) -> TextDocument:
+    """Decode file bytes into a `TextDocument`; raises binary or undecodable, never guesses lossy."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return _analysed(data[len(bom) :].decode(encoding), encoding, bom)
+            except UnicodeDecodeError as exc:
+                if encoding == "utf-32-le":
+                    continue  # maybe UTF-16 LE text whose first character is U+0000
+                reason = f"it starts with a {encoding} byte-order mark but is not {encoding}"
+                raise _undecodable(reason) from exc
+    if b"\x00" in data[:_BINARY_PROBE]:
+        raise SandboxError(
+            "binary",
+            "The file looks binary (it has a NUL byte near the start); it cannot be edited as text.",
+        )
+    try:
+        return _analysed(data.decode("utf-8"), "utf-8", b"")
+    except UnicodeDecodeError:
+        pass
+    for encoding in _legacy_candidates(data):
+        try:
+            text = data.decode(encoding)
+        except (UnicodeDecodeError, LookupError):
+            continue
+        try:
+            if text.encode(encoding) == data:
+                return _analysed(text, encoding, b"")
+        except UnicodeEncodeError:
+            continue
+    raise _undecodable("no encoding decodes it and encodes it back byte for byte")
+
+
+def _legacy_candidates(data: bytes) -> list[str]:
+    """Encodings worth trying, best first: preferred names among the well-readable guesses first."""
+    matches = list(from_bytes(data))
+    if not matches:
+        return []
+    best = min(m.chaos for m in matches)
+    ranked: list[tuple[int, int, str]] = []
+    seen: set[str] = set()
+    for index, match in enumerate(matches):
+        names = [match.encoding, *match.could_be_from_charset]
+        for raw in names:
+            try:
+                name = codecs.lookup(raw).name
+            except LookupError:
+                continue
+            for candidate in (_SIBLINGS.get(name), name):
+                if candidate is None or candidate in seen:
+                    continue
+                seen.add(candidate)
+                good = match.chaos <= best + _CHAOS_MARGIN
+                rank = _PREFERRED_RANK.get(candidate, len(_PREFERRED)) if good else 10**6
+                ranked.append((rank, index, candidate))
+    ranked.sort()
+    return [name for _, _, name in ranked]
+
+
+def _analysed(text: str, encoding: str, bom: bytes) -> TextDocument:
+    crlf = text.count("\r\n")
+    counts = {"\n": text.count("\n") - crlf, "\r\n": crlf, "\r": text.count("\r") - crlf}
+    present = [style for style, n in counts.items() if n]
+    newline = max(counts, key=lambda style: counts[style]) if present else "\n"
+    return TextDocument(
+        text=text,
+        encoding=encoding,
+        bom=bom,
+        newline=newline,
+        mixed=len(present) > 1,
+        final_newline=text.endswith(("\n", "\r")),
+    )
+
+
+def _adopt_newlines(text: str, newline: str) -> str:
+    return text if newline == "\n" else _BARE_LF.sub(lambda _: newline, text)
+
+
+def _encode(text: str, encoding: str) -> bytes:
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        bad = exc.object[exc.start : exc.end]
+        raise SandboxError(
+            "unencodable",
+            f"The text contains {bad!r}, which {encoding} cannot represent; the file keeps its "
+            f"encoding, so use characters {encoding} can hold (or an escape such as \\u{ord(bad[0]):04x}).",
+        ) from exc
+
+
+def _undecodable(reason: str) -> SandboxError:
+    return SandboxError(
+        "undecodable",
+        f"The file cannot be decoded as text: {reason}. It is left as is; edit it with another tool.",
+    )
