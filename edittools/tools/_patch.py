@@ -1,0 +1,220 @@
+"""Parsing patches and applying one file's part of a patch to its text, all in memory.
+
+Lines are split on `\\n` only and compared without a trailing `\\r`. Context lines and every
+untouched line keep their own bytes and line ending; added lines take the file's dominant
+newline style. Context is compared exactly first, then ignoring trailing whitespace, then
+trimmed, then with Unicode punctuation folded; the tier returned says which was needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from edittools.tools._closest import describe_miss
+from edittools.tools._errors import ToolError
+from edittools.tools._patch_codex import is_codex, parse_codex
+from edittools.tools._patch_model import FilePatch, Hunk
+from edittools.tools._patch_unified import is_unified, parse_unified
+from edittools.tools._textlines import (
+    Lines,
+    Normalizer,
+    fold_and_strip,
+    identity,
+    strip_both,
+    strip_trailing,
+)
+
+__all__ = ["PATCH_TIERS", "FilePatch", "Hunk", "apply_file_patch", "parse_patch"]
+
+PATCH_TIERS: tuple[tuple[str, Normalizer], ...] = (
+    ("exact", identity),
+    ("trailing_whitespace", strip_trailing),
+    ("trimmed", strip_both),
+    ("unicode_punctuation", fold_and_strip),
+)
+_TIER_NAMES = [name for name, _ in PATCH_TIERS]
+
+
+def parse_patch(text: str) -> list[FilePatch]:
+    """Parse a Codex-style patch or a git-style unified diff, whichever the text is.
+
+    Raises `ToolError` with code `invalid_patch` (naming the line) when it is neither or is
+    malformed.
+    """
+    if is_codex(text):
+        return parse_codex(text)
+    if is_unified(text):
+        return parse_unified(text)
+    raise ToolError(
+        "invalid_patch",
+        "The patch is neither a unified diff (with '---'/'+++' file headers) nor a Codex patch "
+        "(starting with '*** Begin Patch'). Send the patch in one of those formats.",
+        {"line": 1},
+    )
+
+
+def apply_file_patch(old_text: str, fp: FilePatch) -> tuple[str, str]:
+    """Apply one file's patch to its current text; returns the new text and the tier used.
+
+    An added file's text is its `new_content` (the caller checks that the file did not exist).
+    A deleted file becomes empty; hunks in a unified delete are checked against the text first.
+    Raises `ToolError` with code `patch_conflict` when a hunk's context is not in the text.
+    """
+    if fp.op == "add":
+        return fp.new_content or "", "exact"
+    new_text, tier = _apply(old_text, fp) if fp.hunks else (old_text, "exact")
+    if fp.op == "delete":
+        if new_text:
+            raise ToolError(
+                "patch_conflict",
+                f"The patch deletes {fp.path}, but the file holds more than the patch removes. "
+                f"Re-read {fp.path} and make the patch from its current content.",
+                {"path": fp.path},
+            )
+        return "", tier
+    return new_text, tier
+
+
+def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
+    raw = old_text.split("\n")
+    final_newline = raw[-1] == ""
+    if final_newline:
+        raw.pop()
+    contents = [r[:-1] if r.endswith("\r") else r for r in raw]
+    endings = ["\r\n" if r.endswith("\r") else "\n" for r in raw]
+    if raw and not final_newline:
+        endings[-1] = ""
+    crlf = endings.count("\r\n")
+    nl = "\r\n" if crlf > len(endings) - crlf - (0 if final_newline else 1) else "\n"
+    out: list[tuple[str, str, bool]] = []  # (content, ending, added by the patch)
+    pos = 0
+    worst = 0
+    delta = 0  # how far the unified hunks found so far sit from their stated lines
+    for number, hunk in enumerate(fp.hunks, 1):
+        old = [_body(line) for line in hunk.lines if line[0] in " -"]
+        found = _locate(contents, old, hunk, pos, delta)
+        if found is None:
+            raise _conflict(old_text, fp, number, hunk, old)
+        at, tier = found
+        worst = max(worst, tier)
+        if hunk.old_start is not None:
+            delta = at - _stated(hunk)
+        out += [(c, e, False) for c, e in zip(contents[pos:at], endings[pos:at], strict=True)]
+        k = at
+        for line in hunk.lines:
+            if line[0] == " ":
+                out.append((contents[k], endings[k], False))
+                k += 1
+            elif line[0] == "-":
+                k += 1
+            else:
+                out.append((_body(line), nl, True))
+        pos = k
+        if k == len(contents) and out and hunk.new_no_newline:
+            out[-1] = (out[-1][0], "", out[-1][2])
+    out += [(c, e, False) for c, e in zip(contents[pos:], endings[pos:], strict=True)]
+    if out and out[-1][2] and raw and not final_newline and fp.hunks[-1].old_start is None:
+        out[-1] = (out[-1][0], "", True)  # a Codex patch cannot say: keep the missing newline
+    text = "".join(c + (e or nl if k < len(out) - 1 else e) for k, (c, e, _) in enumerate(out))
+    return text, _TIER_NAMES[worst]
+
+
+def _body(line: str) -> str:
+    body = line[1:]
+    return body[:-1] if body.endswith("\r") else body
+
+
+def _stated(hunk: Hunk) -> int:
+    """The 0-based index where a unified hunk says its old lines start."""
+    assert hunk.old_start is not None
+    return hunk.old_start - 1 if hunk.old_count else hunk.old_start
+
+
+def _locate(
+    contents: list[str], old: list[str], hunk: Hunk, pos: int, delta: int
+) -> tuple[int, int] | None:
+    """Where the hunk's old lines start (at or after `pos`) and the index of the tier used."""
+    if hunk.old_start is not None:
+        expected = _stated(hunk) + delta
+        if not old:
+            return min(max(expected, pos), len(contents)), 0
+        for t, (_, norm) in enumerate(PATCH_TIERS):
+            hits = list(_occurrences(contents, old, norm, pos))
+            if hits:
+                return min(hits, key=lambda i: (abs(i - expected), i)), t
+        return None
+    start, worst = pos, 0
+    if hunk.context is not None:
+        found = _find_header(contents, hunk.context, pos)
+        if found is None:
+            return None
+        start, worst = found[0] + 1, found[1]
+    if not old:
+        return (start if hunk.context is not None else len(contents)), worst
+    for t, (_, norm) in enumerate(PATCH_TIERS):
+        if hunk.end_of_file:
+            tail = len(contents) - len(old)
+            if tail >= start and list(map(norm, contents[tail:])) == list(map(norm, old)):
+                return tail, max(t, worst)
+        hit = next(_occurrences(contents, old, norm, start), None)
+        if hit is not None:
+            return hit, max(t, worst)
+    return None
+
+
+def _find_header(contents: list[str], context: str, pos: int) -> tuple[int, int] | None:
+    """The first line at or after `pos` that a Codex `@@ context` header names."""
+    for t, (_, norm) in enumerate(PATCH_TIERS):
+        hit = next(_occurrences(contents, [context], norm, pos), None)
+        if hit is not None:
+            return hit, t
+    # A header often names only the start of its line, e.g. "@@ def total" for "def total(x):".
+    want = fold_and_strip(context)
+    for k in range(pos, len(contents)):
+        if fold_and_strip(contents[k]).startswith(want):
+            return k, _TIER_NAMES.index("trimmed")
+    return None
+
+
+def _occurrences(
+    contents: list[str], old: list[str], norm: Normalizer, start: int
+) -> Iterator[int]:
+    """Every index at or after `start` where `old` occurs in `contents` under `norm`."""
+    want = [norm(line) for line in old]
+    have = contents if norm is identity else [norm(line) for line in contents]
+    anchor = max(range(len(want)), key=lambda j: len(want[j]))
+    k = start + anchor - 1
+    while True:
+        try:
+            k = have.index(want[anchor], k + 1)
+        except ValueError:
+            return
+        i = k - anchor
+        if i + len(want) <= len(have) and have[i : i + len(want)] == want:
+            yield i
+
+
+def _conflict(old_text: str, fp: FilePatch, number: int, hunk: Hunk, old: list[str]) -> ToolError:
+    expected = old[:5] or ([hunk.context] if hunk.context else [])
+    where = f"@@ {hunk.context} " if hunk.context else ""
+    if hunk.old_start is not None:
+        where = f"@@ -{hunk.old_start},{hunk.old_count} "
+    message = (
+        f"Hunk {number} ({where}starting {expected[0]!r}) of {fp.path} does not match the file: "
+        "its context lines were not found."
+        if expected
+        else f"Hunk {number} of {fp.path} does not match the file."
+    )
+    miss = describe_miss(Lines.of(old_text), "\n".join(old or expected)) if expected else None
+    if miss is not None:
+        message += (
+            f" The closest lines are {miss['start_line']}-{miss['end_line']}:\n"
+            + "\n".join(miss["numbered"])
+            + f"\nHint: {miss['hint']}."
+        )
+    message += f" Re-read {fp.path} and make the patch from its current lines."
+    return ToolError(
+        "patch_conflict",
+        message,
+        {"path": fp.path, "hunk": number, "expected": expected, "closest": miss},
+    )
