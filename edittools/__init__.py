@@ -1,5 +1,21 @@
-"""edittools: safe, forgiving file tools for agents, with diff artifacts every UI can show."""
+"""edittools: safe, forgiving file tools for agents, with diff artifacts every UI can show.
 
-from edittools.artifacts import ToolResult
+`Session` holds the tools; every call returns a `ToolResult`. `artifact_of`, `value_of` and
+`adapt` read any tool result a host may hold, ours or another runtime's, and never raise.
+"""
 
-__all__ = ["ToolResult"]
+from edittools._errors import ToolError
+from edittools._options import SessionOptions
+from edittools._session import Session
+from edittools.artifacts import StreamEvent, ToolResult, adapt, artifact_of, value_of
+
+__all__ = [
+    "Session",
+    "SessionOptions",
+    "StreamEvent",
+    "ToolError",
+    "ToolResult",
+    "adapt",
+    "artifact_of",
+    "value_of",
+]

@@ -80,9 +80,14 @@ class Session:
         """Restore a file to its content before this session's last change to it."""
         return self.call("undo", {"path": path})
 
-    def call(self, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
-        """Run tool `name` with raw `arguments` (as a model sent them); never raises for bad input."""
-        return run_tool(self.workspace, name, arguments)
+    def call(
+        self, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool = False
+    ) -> ToolResult:
+        """Run tool `name` with raw `arguments` (as a model sent them); never raises for bad input.
+
+        With `dry_run` the change and its diff are computed but nothing is written.
+        """
+        return run_tool(self.workspace, name, arguments, dry_run=dry_run)
 
     @staticmethod
     def tool_names() -> list[str]:

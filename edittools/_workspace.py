@@ -49,6 +49,8 @@ class Workspace:
         self._reads: dict[str, ReadRecord] = {}
         self._history: dict[str, list[Change]] = {}
         self._event_counter = 0
+        self.dry_run = False
+        """While true, tools compute their changes and diffs but write nothing."""
         self._load_history()
 
     # --- reads ----------------------------------------------------------------------------

@@ -18,9 +18,11 @@ def commit(
 
     The write is a compare-and-swap against `before_version` (or "must not exist" when the file is
     new), so a concurrent writer is detected, never overwritten. The old bytes go to the undo history
-    and the new content becomes what the session has seen.
+    and the new content becomes what the session has seen. In a dry run nothing is written.
     """
     sb = ws.sandbox
+    if ws.dry_run:
+        return before_version
     if after is None:
         sb.delete(path, expect=before_version)
         ws.record_change(path, before, None)

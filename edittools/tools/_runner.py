@@ -24,13 +24,25 @@ _SANDBOX_CODES = {
 }
 
 
-def run_tool(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
+def run_tool(
+    ws: Workspace, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool = False
+) -> ToolResult:
     """Validate `arguments`, run tool `name`, and turn any failure into an error result.
 
     Never raises for bad input: unknown tools, wrong argument types, refused paths and
     operating-system failures all come back as results with `is_error` and a stable code.
+    A dry run computes the change and its diff, writes nothing and is not journaled.
     """
-    result = _run(ws, name, arguments)
+    ws.dry_run = dry_run
+    try:
+        result = _run(ws, name, arguments)
+    finally:
+        ws.dry_run = False
+    if dry_run:
+        if not result.is_error:
+            value = f"[dry run: nothing was written]\n{result.value}"
+            result = result.model_copy(update={"value": value})
+        return result
     ws.journal(
         StreamEvent(
             id=ws.next_event_id(name),

@@ -1,0 +1,19 @@
+"""The consoles the commands print to: colour only on a terminal, never with NO_COLOR."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+
+
+def console() -> Console:
+    """A console on standard output; rich turns colour off when piped or with NO_COLOR."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def print_json(data: Any) -> None:
+    """One JSON document on one line of standard output."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")

@@ -1,0 +1,60 @@
+"""Loading results to preview or report: ToolResults, stream events, journals, transcripts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from edittools.artifacts import StreamEvent, ToolResult, adapt
+from edittools.dialects import claude_code
+
+Result = ToolResult | StreamEvent
+
+
+def load_results(text: str) -> list[Result]:
+    """Every tool result in `text`: one JSON document (a result or a list of them) or JSON lines.
+
+    Claude Code transcripts (JSONL with assistant `tool_use` and user `tool_result` records) are
+    paired by tool-use id; anything else goes through `adapt`, so plain text or unknown shapes
+    still show as text rather than failing.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return []
+    try:
+        document = json.loads(stripped)
+    except ValueError:
+        document = None
+    else:
+        if isinstance(document, list):
+            return [_result(item) for item in document]
+        return [_result(document)]
+    records = []
+    for line in stripped.splitlines():
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            records.append(line)
+    if any(claude_code.is_transcript_record(record) for record in records):
+        return list(claude_code.transcript_events(text))
+    return [_result(record) for record in records]
+
+
+def _result(item: Any) -> Result:
+    result = adapt(item)
+    if (
+        isinstance(item, dict)
+        and isinstance(item.get("id"), str)
+        and isinstance(item.get("name"), str)
+    ):
+        return StreamEvent(
+            id=item["id"],
+            name=item["name"],
+            display=result.display,
+            value=result.value,
+            is_error=result.is_error,
+            artifact=result.artifact,
+        )
+    return result
