@@ -1,0 +1,192 @@
+"""The shape of diff payloads: headers, hunk ranges, markers, stats, operations, binary, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+import edittools.diff
+from edittools.diff import DiffError, diff_texts, snippet_diff
+
+HEADER = "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n"
+
+
+def test_exports_are_exactly_the_sorted_all() -> None:
+    public = {name for name in vars(edittools.diff) if not name.startswith("_")}
+    assert sorted(edittools.diff.__all__) == edittools.diff.__all__
+    assert set(edittools.diff.__all__) == public
+
+
+def test_modify_has_git_headers_and_a_count_of_one_is_omitted() -> None:
+    payload = diff_texts("a\nb\nc\n", "a\nB\nc\n", path="f.txt", context=0)
+    assert payload.unified == HEADER + "@@ -2 +2 @@\n-b\n+B\n"
+    assert payload.operation == "modify"
+    assert payload.granularity == "file"
+    assert (payload.stats.added, payload.stats.removed) == (1, 1)
+
+
+def test_insert_after_a_line_names_that_line_with_an_empty_range() -> None:
+    payload = diff_texts("a\nb\n", "a\nx\ny\nb\n", path="f.txt", context=0)
+    assert payload.unified == HEADER + "@@ -1,0 +2,2 @@\n+x\n+y\n"
+    hunk = payload.hunks[0]
+    assert (hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines) == (1, 0, 2, 2)
+
+
+def test_empty_old_file_gives_zero_zero_range() -> None:
+    payload = diff_texts("", "one\ntwo\n", path="f.txt")
+    assert payload.unified == HEADER + "@@ -0,0 +1,2 @@\n+one\n+two\n"
+
+
+def test_emptying_a_file_gives_zero_zero_new_range() -> None:
+    payload = diff_texts("one\ntwo\n", "", path="f.txt")
+    assert payload.unified == HEADER + "@@ -1,2 +0,0 @@\n-one\n-two\n"
+
+
+def test_missing_final_newline_is_marked_after_the_line() -> None:
+    payload = diff_texts("a\nb", "a\nb\n", path="f.txt")
+    assert payload.hunks[0].lines == [" a", "-b", "\\ No newline at end of file", "+b"]
+    assert payload.unified.endswith("-b\n\\ No newline at end of file\n+b\n")
+    assert (payload.stats.added, payload.stats.removed) == (1, 1)
+
+
+def test_context_line_without_final_newline_is_marked() -> None:
+    payload = diff_texts("a\nb\nc", "A\nb\nc", path="f.txt")
+    assert payload.hunks[0].lines == ["-a", "+A", " b", " c", "\\ No newline at end of file"]
+
+
+def test_carriage_returns_stay_in_the_line_text() -> None:
+    payload = diff_texts(b"a\r\nb\r\n", b"a\r\nc\r\n", path="f.txt")
+    assert payload.hunks[0].lines == [" a\r", "-b\r", "+c\r"]
+
+
+def test_lines_split_on_newline_only() -> None:
+    old = "a\u2028b\x0cc\rd\n"
+    new = "a\u2028b\x0cc\rD\n"
+    payload = diff_texts(old, new, path="f.txt")
+    assert payload.hunks[0].lines == ["-a\u2028b\x0cc\rd", "+a\u2028b\x0cc\rD"]
+
+
+def test_context_is_configurable() -> None:
+    old = "".join(f"{i}\n" for i in range(20))
+    new = old.replace("10\n", "ten\n")
+    assert len(diff_texts(old, new, path="f.txt").hunks[0].lines) == 8
+    assert len(diff_texts(old, new, path="f.txt", context=1).hunks[0].lines) == 4
+    assert diff_texts(old, new, path="f.txt", context=5).hunks[0].old_start == 6
+
+
+def test_changes_within_twice_the_context_share_one_hunk() -> None:
+    old = "".join(f"{i}\n" for i in range(30))
+    near = old.replace("10\n", "X\n").replace("17\n", "Y\n")
+    far = old.replace("10\n", "X\n").replace("18\n", "Y\n")
+    assert len(diff_texts(old, near, path="f.txt").hunks) == 1
+    assert len(diff_texts(old, far, path="f.txt").hunks) == 2
+
+
+def test_identical_texts_give_no_hunks_and_no_text() -> None:
+    payload = diff_texts("same\n", "same\n", path="f.txt")
+    assert payload.hunks == []
+    assert payload.unified == ""
+    assert (payload.stats.added, payload.stats.removed) == (0, 0)
+
+
+def test_create_uses_dev_null_and_new_file_mode() -> None:
+    payload = diff_texts(None, "x\n", path="d/new.py")
+    assert payload.operation == "create"
+    assert payload.old is None and payload.new == "x\n"
+    assert payload.unified == (
+        "diff --git a/d/new.py b/d/new.py\nnew file mode 100644\n"
+        "--- /dev/null\n+++ b/d/new.py\n@@ -0,0 +1 @@\n+x\n"
+    )
+
+
+def test_delete_uses_dev_null_and_deleted_file_mode() -> None:
+    payload = diff_texts("x\n", None, path="gone.py")
+    assert payload.operation == "delete"
+    assert payload.new is None
+    assert payload.unified == (
+        "diff --git a/gone.py b/gone.py\ndeleted file mode 100644\n"
+        "--- a/gone.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
+    )
+
+
+def test_rename_names_both_paths() -> None:
+    payload = diff_texts("a\n", "b\n", path="new.txt", old_path="old.txt")
+    assert payload.operation == "rename"
+    assert payload.old_path == "old.txt"
+    assert payload.unified.startswith(
+        "diff --git a/old.txt b/new.txt\nrename from old.txt\nrename to new.txt\n"
+        "--- a/old.txt\n+++ b/new.txt\n"
+    )
+
+
+def test_same_old_path_is_a_plain_modify() -> None:
+    payload = diff_texts("a\n", "b\n", path="p.txt", old_path="p.txt")
+    assert payload.operation == "modify"
+    assert payload.old_path is None
+
+
+def test_paths_are_quoted_like_git() -> None:
+    payload = diff_texts("a\n", "b\n", path="tést")
+    assert payload.unified.startswith('diff --git "a/t\\303\\251st" "b/t\\303\\251st"\n')
+    spaced = diff_texts("a\n", "b\n", path="x y.txt")
+    assert "--- a/x y.txt\t\n+++ b/x y.txt\t\n" in spaced.unified
+
+
+def test_include_texts_false_leaves_texts_out() -> None:
+    payload = diff_texts(b"a\n", b"b\n", path="f.txt", include_texts=False)
+    assert payload.old is None and payload.new is None
+    full = diff_texts(b"a\n", "é\n".encode(), path="f.txt")
+    assert (full.old, full.new) == ("a\n", "é\n")
+
+
+@pytest.mark.parametrize("old", [b"a\0b\n", b"caf\xe9\n"])
+def test_nul_or_invalid_utf8_is_binary(old: bytes) -> None:
+    payload = diff_texts(old, b"text\n", path="f.bin")
+    assert payload.binary is True
+    assert payload.hunks == []
+    assert (payload.stats.added, payload.stats.removed) == (0, 0)
+    assert payload.old is None and payload.new is None
+    assert (
+        payload.unified == "diff --git a/f.bin b/f.bin\nBinary files a/f.bin and b/f.bin differ\n"
+    )
+
+
+def test_binary_create_names_dev_null() -> None:
+    payload = diff_texts(None, b"\0\1", path="f.bin")
+    assert payload.unified == (
+        "diff --git a/f.bin b/f.bin\nnew file mode 100644\nBinary files /dev/null and b/f.bin differ\n"
+    )
+
+
+def test_identical_binary_has_no_text() -> None:
+    payload = diff_texts(b"\0", b"\0", path="f.bin")
+    assert payload.binary is True
+    assert payload.unified == ""
+
+
+def test_both_sides_missing_is_an_error_with_a_code() -> None:
+    with pytest.raises(DiffError) as info:
+        diff_texts(None, None, path="f.txt")
+    assert info.value.code == "no_content"
+
+
+def test_snippet_without_location_has_null_starts_and_bare_headers() -> None:
+    payload = snippet_diff("a\nb\nc", "a\nB\nc", path="f.txt")
+    assert payload.granularity == "snippet"
+    hunk = payload.hunks[0]
+    assert (hunk.old_start, hunk.new_start) == (None, None)
+    assert hunk.lines == [" a", "-b", "+B", " c"]
+    assert payload.unified == HEADER + "@@ @@\n a\n-b\n+B\n c\n"
+    assert (payload.stats.added, payload.stats.removed) == (1, 1)
+    assert payload.old is None and payload.new is None
+
+
+def test_snippet_with_start_line_is_numbered_from_it() -> None:
+    payload = snippet_diff("a\nb\nc\n", "a\nB\nc\n", path="f.txt", start_line=41)
+    hunk = payload.hunks[0]
+    assert (hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines) == (41, 3, 41, 3)
+    assert "@@ -41,3 +41,3 @@\n" in payload.unified
+
+
+def test_snippet_pure_insertion_is_minimal() -> None:
+    payload = snippet_diff("x = 1\n", "x = 1\ny = 2\n", path="f.txt")
+    assert (payload.stats.added, payload.stats.removed) == (1, 0)
