@@ -114,9 +114,9 @@ class Sandbox:
         except SandboxError as exc:
             # A missing folder inside a denied area is reported as denied, not as not_found.
             if exc.code == "not_found":
-                parts = self._paths.parse(path)
-                if ".." not in parts and self.is_denied("/".join(parts)):
-                    raise _denied("/".join(parts)) from None
+                rel = self._missing_rel(path)
+                if rel is not None and self.is_denied(rel):
+                    raise _denied(rel) from None
             raise
         is_dir = r.stat is not None and stat.S_ISDIR(r.stat.st_mode)
         for rel in r.visited:
@@ -124,6 +124,20 @@ class Sandbox:
                 r.close()
                 raise _denied(rel)
         return r
+
+    def _missing_rel(self, path: PathArg) -> str | None:
+        """The would-be relative path of a path whose folders are partly missing (None if unknown)."""
+        parts = self._paths.parse(path)
+        for cut in range(len(parts) - 1, -1, -1):
+            if ".." in parts[cut:]:
+                return None  # ".." after a missing folder cannot be resolved
+            try:
+                fd, canon = self._paths.open_dir(parts[:cut], str(path))
+            except SandboxError:
+                continue
+            os.close(fd)
+            return "/".join((*canon, *parts[cut:]))
+        return None
 
     def _guard_dir(self, rel: str) -> None:
         """Refuse to create a directory that a deny pattern covers (make_parents)."""
