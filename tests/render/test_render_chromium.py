@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from render_browser import load, needs_chromium
+from render_browser import evaluate_after_load, load, needs_chromium
 from render_hostile import HOSTILE, hostile_events
 from render_pages import elements, with_class
 from render_samples import (
@@ -103,3 +103,24 @@ def test_policy_blocks_markup_that_bypassed_escaping(tmp_path: Path) -> None:
     assert "Content Security Policy" in violations
     assert "script-src" in violations and "attacker.invalid" in violations
     assert "style-src" in violations
+
+
+def test_toolbar_buttons_switch_between_views(tmp_path: Path) -> None:
+    page = write(tmp_path, render_report(SAMPLE, title="Session report"))
+    values = evaluate_after_load(
+        page,
+        tmp_path / "profile",
+        [
+            "document.body.dataset.view",
+            "document.querySelector('[data-set-view=split]').click(), document.body.dataset.view",
+            "document.querySelectorAll('table.split').length",
+            "Array.from(document.querySelectorAll('table.split'))"
+            ".every(t => t.offsetParent !== null)",
+            "Array.from(document.querySelectorAll('table.unified'))"
+            ".every(t => t.offsetParent === null)",
+            "document.querySelector('[data-set-view=unified]').click(), document.body.dataset.view",
+            "Array.from(document.querySelectorAll('table.split'))"
+            ".every(t => t.offsetParent === null)",
+        ],
+    )
+    assert values == ["unified", "split", 3, True, True, "unified", True]
