@@ -62,7 +62,9 @@ def apply_file_patch(old_text: str, fp: FilePatch) -> tuple[str, str]:
     """
     if fp.op == "add":
         return fp.new_content or "", "exact"
-    new_text, tier = _apply(old_text, fp) if fp.hunks else (old_text, "exact")
+    if not fp.hunks:
+        return ("" if fp.op == "delete" else old_text), "exact"
+    new_text, tier = _apply(old_text, fp)
     if fp.op == "delete":
         if new_text:
             raise ToolError(
@@ -84,8 +86,7 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
     endings = ["\r\n" if r.endswith("\r") else "\n" for r in raw]
     if raw and not final_newline:
         endings[-1] = ""
-    crlf = endings.count("\r\n")
-    nl = "\r\n" if crlf > len(endings) - crlf - (0 if final_newline else 1) else "\n"
+    nl = _dominant(endings, fp)
     out: list[tuple[str, str, bool]] = []  # (content, ending, added by the patch)
     pos = 0
     worst = 0
@@ -117,6 +118,17 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
         out[-1] = (out[-1][0], "", True)  # a Codex patch cannot say: keep the missing newline
     text = "".join(c + (e or nl if k < len(out) - 1 else e) for k, (c, e, _) in enumerate(out))
     return text, _TIER_NAMES[worst]
+
+
+def _dominant(endings: list[str], fp: FilePatch) -> str:
+    """The file's most common line ending; the patch's own when the file has none."""
+    crlf = endings.count("\r\n")
+    lf = endings.count("\n")
+    if not crlf and not lf:
+        # An LF patch never ends a line with "\r"; the last added line may lack its ending.
+        added = (line for hunk in fp.hunks for line in hunk.lines if line[0] == "+")
+        return "\r\n" if any(line.endswith("\r") for line in added) else "\n"
+    return "\r\n" if crlf > lf else "\n"
 
 
 def _body(line: str) -> str:

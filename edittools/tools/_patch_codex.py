@@ -128,6 +128,7 @@ def _add(lines: list[str], i: int, path: str) -> tuple[int, FilePatch]:
 
 
 def _update(lines: list[str], i: int, path: str) -> tuple[int, FilePatch]:
+    header = i + 1
     i += 1
     move_to = None
     marker = _marker(lines[i]) if i < len(lines) else None
@@ -143,7 +144,7 @@ def _update(lines: list[str], i: int, path: str) -> tuple[int, FilePatch]:
         if started:
             while body and not body[-1]:
                 body.pop()  # empty lines before the next marker separate, they are not context
-            if not any(line[0] in "-+" for line in body):
+            if not any(line[:1] in ("-", "+") for line in body):
                 raise _invalid(at, "a chunk must remove or add at least one line.")
             hunks.append(
                 Hunk(tuple(line or " " for line in body), context=context, end_of_file=eof)
@@ -173,7 +174,7 @@ def _update(lines: list[str], i: int, path: str) -> tuple[int, FilePatch]:
                 f"a chunk line must start with ' ', '-' or '+', found {line.strip()[:60]!r}.",
             )
         i += 1
-    close(False, i)
+    close(False, i + 1)
     if not hunks and move_to is None:
-        raise _invalid(i, f"'*** Update File: {path}' has no changes.")
+        raise _invalid(header, f"'*** Update File: {path}' has no changes.")
     return i, FilePatch("update", path, move_to=move_to, hunks=tuple(hunks))

@@ -224,10 +224,10 @@ lines_st = st.lists(st.text("ab \t", max_size=6), min_size=1, max_size=12)
 @given(lines_st, st.data())
 def test_crlf_edit_equals_lf_edit_in_crlf_style(lines: list[str], data: st.DataObject) -> None:
     """An LF old_string in a CRLF file edits exactly what it edits in the LF form of the file."""
-    lf = "\n".join(f"{k}:{line}" for k, line in enumerate(lines)) + "\n"
+    lf = "\n".join(f"<{k}>{line}" for k, line in enumerate(lines)) + "\n"
     start = data.draw(st.integers(0, len(lines) - 1))
     stop = data.draw(st.integers(start + 1, len(lines)))
-    old = "".join(f"{k}:{lines[k]}\n" for k in range(start, stop))
+    old = "".join(f"<{k}>{lines[k]}\n" for k in range(start, stop))
     new = data.draw(st.text("xy\n", max_size=8))
     if new == old:
         return
