@@ -1,9 +1,29 @@
-"""The artifact protocol v1: models, accessors, version negotiation and legacy upgrade."""
+"""The artifact protocol v1: models, accessors, version negotiation, legacy upgrade, builders.
 
+Every tool returns a `ToolResult`: portable text (`value`), a versioned artifact for UIs, and
+optional host display data. `artifact_of`, `value_of` and `adapt` read any result a host may hold
+and never raise.
+"""
+
+from edittools.artifacts._access import artifact_of, value_of
+from edittools.artifacts._adapt import adapt
+from edittools.artifacts._build import (
+    changeset_result,
+    code_result,
+    diff_result,
+    diff_title,
+    error_result,
+    json_result,
+    markdown_result,
+    text_result,
+)
 from edittools.artifacts._models import (
     PROTOCOL_VERSION,
     SCHEMA_ID,
+    AnyArtifact,
     Artifact,
+    ArtifactBase,
+    Attachment,
     ChangesetArtifact,
     ChangesetPayload,
     CodeArtifact,
@@ -13,19 +33,32 @@ from edittools.artifacts._models import (
     DiffStats,
     ErrorArtifact,
     ErrorPayload,
+    FutureArtifact,
+    HtmlArtifact,
+    HtmlPayload,
     Hunk,
+    Image,
     ImageArtifact,
     ImagePayload,
+    JsonArtifact,
+    JsonPayload,
+    MarkdownArtifact,
     StreamEvent,
+    TableArtifact,
+    TablePayload,
     TextArtifact,
     TextPayload,
     ToolResult,
 )
+from edittools.artifacts._schema import export_schema, write_schema
 
 __all__ = [
     "PROTOCOL_VERSION",
     "SCHEMA_ID",
+    "AnyArtifact",
     "Artifact",
+    "ArtifactBase",
+    "Attachment",
     "ChangesetArtifact",
     "ChangesetPayload",
     "CodeArtifact",
@@ -35,11 +68,33 @@ __all__ = [
     "DiffStats",
     "ErrorArtifact",
     "ErrorPayload",
+    "FutureArtifact",
+    "HtmlArtifact",
+    "HtmlPayload",
     "Hunk",
+    "Image",
     "ImageArtifact",
     "ImagePayload",
+    "JsonArtifact",
+    "JsonPayload",
+    "MarkdownArtifact",
     "StreamEvent",
+    "TableArtifact",
+    "TablePayload",
     "TextArtifact",
     "TextPayload",
     "ToolResult",
+    "adapt",
+    "artifact_of",
+    "changeset_result",
+    "code_result",
+    "diff_result",
+    "diff_title",
+    "error_result",
+    "export_schema",
+    "json_result",
+    "markdown_result",
+    "text_result",
+    "value_of",
+    "write_schema",
 ]

@@ -1,201 +1,271 @@
-"""Pydantic models of the artifact protocol v1: results, artifacts, payloads and stream events.
+"""Artifact, result and stream-event models of the artifact protocol v1.
 
-Models hold data only: no I/O and no rendering. Wire names equal Python names in v1.
+An artifact serialises its fields in the order schema, version, kind, status, icon, title,
+payload; `icon` and `title` are left out when unset. Two rules hold in every model:
+`kind: error` implies `status: error`, and a result with `is_error` carries an artifact whose
+status is `error`, whatever its kind.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import (
+    ConfigDict,
+    Discriminator,
+    Field,
+    RootModel,
+    SerializerFunctionWrapHandler,
+    StrictBool,
+    StrictInt,
+    Tag,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+
+from edittools.artifacts._payloads import (
+    Attachment,
+    ChangesetPayload,
+    CodePayload,
+    DiffPayload,
+    DiffStats,
+    ErrorPayload,
+    HtmlPayload,
+    Hunk,
+    Image,
+    ImagePayload,
+    JsonPayload,
+    TablePayload,
+    TextPayload,
+    WireModel,
+)
+from edittools.artifacts._shape import outer_problem
 
 SCHEMA_ID = "edittools.tool-artifact"
 PROTOCOL_VERSION = 1
 
-class WireModel(BaseModel):
-    """Base of every protocol model: immutable, populated by name, extra fields tolerated."""
+__all__ = [
+    "PROTOCOL_VERSION",
+    "SCHEMA_ID",
+    "AnyArtifact",
+    "Artifact",
+    "ArtifactBase",
+    "Attachment",
+    "ChangesetArtifact",
+    "ChangesetPayload",
+    "CodeArtifact",
+    "CodePayload",
+    "DiffArtifact",
+    "DiffPayload",
+    "DiffStats",
+    "ErrorArtifact",
+    "ErrorPayload",
+    "FutureArtifact",
+    "HtmlArtifact",
+    "HtmlPayload",
+    "Hunk",
+    "Image",
+    "ImageArtifact",
+    "ImagePayload",
+    "JsonArtifact",
+    "JsonPayload",
+    "MarkdownArtifact",
+    "StreamEvent",
+    "TableArtifact",
+    "TablePayload",
+    "TextArtifact",
+    "TextPayload",
+    "ToolResult",
+    "WireModel",
+]
 
-    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="allow")
+Status = Annotated[str, Field(min_length=1)]
 
-# --- payloads -------------------------------------------------------------------------------
 
-class TextPayload(WireModel):
-    """Plain text (also used by `markdown`)."""
+def _wire_fields_required(schema: dict[str, Any]) -> None:
+    # Defaults make these optional for constructors, yet every artifact on the wire has them.
+    schema["required"] = ["schema", "version", "kind", "status", "payload"]
 
-    text: str
 
-class HtmlPayload(WireModel):
-    """Untrusted HTML: hosts must sandbox it."""
+_FUTURE_SHAPE: dict[str, Any] = {
+    "properties": {
+        "schema": {"const": SCHEMA_ID},
+        "version": {"type": "integer", "minimum": 2},
+        "kind": {"type": "string", "minLength": 1},
+        "status": {"type": "string", "minLength": 1},
+        "icon": {"type": ["string", "null"]},
+        "title": {"type": ["string", "null"]},
+        "payload": {"type": "object"},
+    },
+    "required": ["schema", "version", "kind", "status", "payload"],
+}
 
-    html: str
 
-class JsonPayload(WireModel):
-    """Arbitrary JSON data."""
+class ArtifactBase(WireModel):
+    """Base of every v1 artifact: the schema id and the version, first on the wire."""
 
-    data: Any = None
+    model_config = ConfigDict(json_schema_extra=_wire_fields_required)
 
-class CodePayload(WireModel):
-    """A window of a source file, as shown by `read`."""
-
-    text: str
-    lang: str | None = None
-    filename: str | None = None
-    start_line: int | None = None
-    end_line: int | None = None
-    total_lines: int | None = None
-    truncated: bool = False
-
-class TablePayload(WireModel):
-    """Rows of cells under named columns."""
-
-    columns: list[str]
-    rows: list[list[Any]]
-
-class Attachment(WireModel):
-    """Bytes kept in the blob store, referenced by an opaque id."""
-
-    id: str
-    bytes: int
-    width: int | None = None
-    height: int | None = None
-
-class Image(WireModel):
-    """One image: by attachment reference or inline base64."""
-
-    mime: str
-    attachment: Attachment | None = None
-    b64: str | None = None
-
-class ImagePayload(WireModel):
-    """Images, with the path they were read from."""
-
-    images: list[Image]
-    path: str | None = None
-
-class ErrorPayload(WireModel):
-    """A failure: stable code, a message saying what to do next, optional structured detail."""
-
-    code: str
-    message: str
-    detail: Any = None
-
-class Hunk(WireModel):
-    """One hunk. Starts are 1-based (or the line before an empty range) and null at snippet
-    granularity. `lines` hold the marker (' ', '-', '+') then the line without its `\\n`; a
-    `\\ No newline at end of file` line follows a line that has no final newline."""
-
-    old_start: int | None
-    old_lines: int
-    new_start: int | None
-    new_lines: int
-    lines: list[str]
-
-class DiffStats(WireModel):
-    """Lines added and removed, counted from the hunks."""
-
-    added: int
-    removed: int
-
-class DiffPayload(WireModel):
-    """A change to one file."""
-
-    path: str
-    operation: Literal["create", "modify", "delete", "rename"] = "modify"
-    old_path: str | None = None
-    granularity: Literal["file", "snippet"] = "file"
-    old: str | None = None
-    new: str | None = None
-    truncated: bool = False
-    old_blob: str | None = None
-    new_blob: str | None = None
-    binary: bool = False
-    hunks: list[Hunk] = Field(default_factory=list)
-    unified: str = ""
-    stats: DiffStats = Field(default_factory=lambda: DiffStats(added=0, removed=0))
-    minimal: bool = True
-    match: str | None = None
-
-class ChangesetPayload(WireModel):
-    """A change over several files, all committed together."""
-
-    files: list[DiffPayload]
-    stats: DiffStats
-
-# --- artifacts ------------------------------------------------------------------------------
-
-class _ArtifactBase(WireModel):
     schema_: Literal["edittools.tool-artifact"] = Field(default=SCHEMA_ID, alias="schema")
-    version: Annotated[StrictInt, Field(ge=1)] = PROTOCOL_VERSION
+    """Schema id: always `edittools.tool-artifact`."""
+    version: Annotated[StrictInt, Field(ge=1, le=1)] = PROTOCOL_VERSION
+    """Protocol version: 1."""
 
-class TextArtifact(_ArtifactBase):
+    @model_serializer(mode="wrap")
+    def _leave_out_unset_labels(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            for key in ("icon", "title"):
+                if data.get(key, "") is None:
+                    del data[key]
+        return data
+
+
+class TextArtifact(ArtifactBase):
+    """Plain text."""
+
     kind: Literal["text"] = "text"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: TextPayload
 
-class MarkdownArtifact(_ArtifactBase):
+
+class MarkdownArtifact(ArtifactBase):
+    """Markdown text."""
+
     kind: Literal["markdown"] = "markdown"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: TextPayload
 
-class HtmlArtifact(_ArtifactBase):
+
+class HtmlArtifact(ArtifactBase):
+    """Untrusted HTML, to be sandboxed by the host."""
+
     kind: Literal["html"] = "html"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: HtmlPayload
 
-class JsonArtifact(_ArtifactBase):
+
+class JsonArtifact(ArtifactBase):
+    """Arbitrary JSON data."""
+
     kind: Literal["json"] = "json"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: JsonPayload
 
-class CodeArtifact(_ArtifactBase):
+
+class CodeArtifact(ArtifactBase):
+    """A window of a source file."""
+
     kind: Literal["code"] = "code"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: CodePayload
 
-class TableArtifact(_ArtifactBase):
+
+class TableArtifact(ArtifactBase):
+    """A table."""
+
     kind: Literal["table"] = "table"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: TablePayload
 
-class ImageArtifact(_ArtifactBase):
+
+class ImageArtifact(ArtifactBase):
+    """One or more images."""
+
     kind: Literal["image"] = "image"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: ImagePayload
 
-class DiffArtifact(_ArtifactBase):
+
+class DiffArtifact(ArtifactBase):
+    """A change to one file."""
+
     kind: Literal["diff"] = "diff"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title: the path and `+N -M`."""
     payload: DiffPayload
 
-class ChangesetArtifact(_ArtifactBase):
+
+class ChangesetArtifact(ArtifactBase):
+    """A change over several files."""
+
     kind: Literal["changeset"] = "changeset"
-    status: Annotated[str, Field(min_length=1)] = "success"
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: ChangesetPayload
 
-class ErrorArtifact(_ArtifactBase):
+
+class ErrorArtifact(ArtifactBase):
+    """A failure. Its status is always `error`, whatever the input said."""
+
     kind: Literal["error"] = "error"
+    """Artifact kind."""
     status: Literal["error"] = "error"
+    """Always `error`."""
     icon: str | None = None
+    """Portable icon name."""
     title: str | None = None
+    """Plain-text title."""
     payload: ErrorPayload
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _always_error(cls, value: Any) -> str:
+        return "error"
+
 
 Artifact = Annotated[
     TextArtifact
@@ -212,20 +282,122 @@ Artifact = Annotated[
 ]
 """A v1 artifact: a tagged union discriminated on `kind`."""
 
-class ToolResult(WireModel):
-    """What every tool returns: text for the model, an artifact for UIs, host display data."""
+
+class FutureArtifact(RootModel[dict[str, Any]]):
+    """An artifact of a protocol version newer than 1, held unchanged.
+
+    Only its outer structure is checked (schema id, a version of 2 or more, non-empty `kind` and
+    `status`, an object `payload`, string `icon`/`title` when present); the payload is opaque.
+    """
+
+    model_config = ConfigDict(frozen=True, json_schema_extra=_FUTURE_SHAPE)
+
+    @model_validator(mode="after")
+    def _check_outer(self) -> FutureArtifact:
+        problem = outer_problem(self.root, schema_id=SCHEMA_ID)
+        if problem is None and self.root["version"] < 2:
+            problem = "a future artifact needs a version of 2 or more"
+        if problem is not None:
+            raise ValueError(problem)
+        return self
+
+    @model_validator(mode="before")
+    @classmethod
+    def _error_kind_is_error_status(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("kind") == "error":
+            return {**data, "status": "error"}
+        return data
+
+    @property
+    def version(self) -> int:
+        """The protocol version."""
+        return int(self.root["version"])
+
+    @property
+    def kind(self) -> str:
+        """The artifact kind (possibly one v1 does not know)."""
+        return str(self.root["kind"])
+
+    @property
+    def status(self) -> str:
+        """The status."""
+        return str(self.root["status"])
+
+    @property
+    def title(self) -> str | None:
+        """The title, when present."""
+        title = self.root.get("title")
+        return title if isinstance(title, str) else None
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The payload object, unvalidated."""
+        payload: dict[str, Any] = self.root["payload"]
+        return payload
+
+
+def _artifact_tag(value: Any) -> str:
+    if isinstance(value, FutureArtifact):
+        return "future"
+    version = value.get("version", 1) if isinstance(value, dict) else getattr(value, "version", 1)
+    return "v1" if version == 1 else "future"
+
+
+AnyArtifact = Annotated[
+    Annotated[Artifact, Tag("v1")] | Annotated[FutureArtifact, Tag("future")],
+    Discriminator(_artifact_tag),
+]
+"""A v1 artifact, or a future-version artifact kept unchanged."""
+
+
+def _with_error_status(artifact: Any) -> Any:
+    """Return `artifact` with status `error`, whatever form it is in."""
+    if isinstance(artifact, FutureArtifact):
+        return FutureArtifact({**artifact.root, "status": "error"})
+    if isinstance(artifact, WireModel) and getattr(artifact, "status", "error") != "error":
+        return artifact.model_copy(update={"status": "error"})
+    if isinstance(artifact, dict):
+        return {**artifact, "status": "error"}
+    return artifact
+
+
+class _ErrorRule(WireModel):
+    @model_validator(mode="before")
+    @classmethod
+    def _error_forces_status(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("is_error") is True and data.get("artifact"):
+            return {**data, "artifact": _with_error_status(data["artifact"])}
+        return data
+
+
+class ToolResult(_ErrorRule):
+    """What every tool returns: text for the model, an artifact for UIs, host display data.
+
+    Extra fields (request, provenance, provider metadata) are kept.
+    """
 
     value: str
-    artifact: Artifact | None = None
+    """Portable text: what the model reads, and every host's fallback."""
+    artifact: AnyArtifact | None = None
+    """The structured artifact, or null."""
     display: Any = None
-    is_error: bool = False
+    """Host-specific adapter data; no other host parses it."""
+    is_error: StrictBool = False
+    """True when the tool failed; the artifact's status is then `error`."""
 
-class StreamEvent(WireModel):
+
+class StreamEvent(_ErrorRule):
     """One tool result in a stream or journal, fields in wire order."""
 
     id: str
+    """Tool-call id, unique within the stream."""
     name: str
+    """Tool name."""
     display: Any = None
+    """Host-specific adapter data."""
     value: str
-    is_error: bool = False
-    artifact: Artifact | None = None
+    """Portable text."""
+    is_error: StrictBool = False
+    """True when the tool failed."""
+    artifact: AnyArtifact | None = None
+    """The structured artifact, or null."""

@@ -1,0 +1,189 @@
+"""Turn anything a host may hold into a ToolResult with a sound artifact.
+
+Version-1 artifacts are validated, future-version artifacts kept unchanged, unversioned legacy
+artifacts upgraded to v1, and everything else (plain text, malformed metadata, unknown objects)
+gets a v1 artifact synthesised from its portable text. Fields of a result that the protocol does
+not know (request, provenance, provider metadata) are kept on the ToolResult.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from edittools.artifacts._access import (
+    NOT_JSON,
+    artifact_text,
+    check_artifact,
+    describe,
+    is_mcp_result,
+    json_text,
+    mcp_parts,
+    mcp_text,
+    parse_json_text,
+    value_of,
+)
+from edittools.artifacts._models import (
+    SCHEMA_ID,
+    ArtifactBase,
+    FutureArtifact,
+    JsonArtifact,
+    JsonPayload,
+    StreamEvent,
+    TextArtifact,
+    TextPayload,
+    ToolResult,
+)
+from edittools.artifacts._shape import is_json
+
+_RESULT_FIELDS = ("value", "artifact", "display", "is_error")
+
+
+def adapt(x: Any) -> ToolResult:
+    """Return `x` as a ToolResult whose artifact is a sound v1 or future-version artifact.
+
+    Accepts what `artifact_of` accepts, plus plain text, legacy unversioned artifacts and other
+    runtimes' results (a Zeus `ToolResult` dict). Never raises: whatever cannot be read becomes
+    a `text` artifact of its portable text.
+    """
+    try:
+        return _adapt(x, depth=0)
+    except Exception:
+        return synthesised(value_of(x), is_error=False)
+
+
+def synthesised(value: str, *, is_error: bool, extra: dict[str, Any] | None = None) -> ToolResult:
+    """A result whose artifact is a `text` artifact of `value`."""
+    artifact = TextArtifact(
+        status="error" if is_error else "success", payload=TextPayload(text=value)
+    )
+    try:
+        return ToolResult(value=value, artifact=artifact, is_error=is_error, **(extra or {}))
+    except Exception:
+        return ToolResult(value=value, artifact=artifact, is_error=is_error)
+
+
+def upgrade_legacy(data: dict[str, Any]) -> ArtifactBase | None:
+    """Upgrade an unversioned legacy artifact (`kind` and `payload`, no `version`) to v1.
+
+    A missing or empty status becomes `success` (`error` for `kind: error`). Returns None when
+    the result is not a sound v1 artifact.
+    """
+    if "version" in data or data.get("schema", SCHEMA_ID) != SCHEMA_ID:
+        return None
+    status = data.get("status")
+    if not isinstance(status, str) or not status:
+        status = "error" if data.get("kind") == "error" else "success"
+    upgraded = {"schema": SCHEMA_ID, "version": 1, "kind": data.get("kind"), "status": status}
+    upgraded |= {k: v for k, v in data.items() if k not in upgraded}
+    artifact = check_artifact(upgraded)
+    return artifact if isinstance(artifact, ArtifactBase) else None
+
+
+def _adapt(x: Any, *, depth: int) -> ToolResult:
+    if isinstance(x, ToolResult):
+        if x.artifact is None:
+            return synthesised(x.value, is_error=x.is_error, extra=_extras(x))
+        return x
+    if isinstance(x, StreamEvent):
+        return _from_result_dict(
+            {**x.model_dump(exclude={"artifact"}), "artifact": x.artifact}, depth=depth
+        )
+    if isinstance(x, str | bytes):
+        parsed = parse_json_text(x) if depth == 0 else NOT_JSON
+        if isinstance(parsed, dict):
+            return _adapt(parsed, depth=depth + 1)
+        text = x if isinstance(x, str) else x.decode("utf-8", errors="replace")
+        return synthesised(text, is_error=False)
+    if is_mcp_result(x):
+        return _from_mcp(x, depth=depth)
+    if isinstance(x, dict):
+        if _looks_like_zeus(x):
+            return _from_zeus(x)
+        if "value" in x or "artifact" in x:
+            return _from_result_dict(x, depth=depth)
+        if "schema" in x or ("kind" in x and "payload" in x):
+            return _from_result_dict({"artifact": x}, depth=depth)
+        data_text = json_text(x)
+        if data_text is not None:
+            return ToolResult(value=data_text, artifact=JsonArtifact(payload=JsonPayload(data=x)))
+    return synthesised(value_of(x), is_error=False)
+
+
+def _from_result_dict(data: dict[str, Any], *, depth: int) -> ToolResult:
+    is_error = data.get("is_error") is True
+    raw = data.get("artifact")
+    artifact = _artifact_from(raw)
+    value = data.get("value")
+    if not isinstance(value, str):
+        value = _scalar_text(value)
+    if value is None:
+        value = (artifact_text(artifact) if artifact is not None else None) or describe(raw)
+    display = data.get("display")
+    extra = {k: v for k, v in data.items() if k not in _RESULT_FIELDS and isinstance(k, str)}
+    if artifact is None:
+        return synthesised(value, is_error=is_error, extra=extra | {"display": display})
+    try:
+        return ToolResult(
+            value=value, artifact=artifact, display=display, is_error=is_error, **extra
+        )
+    except Exception:
+        return ToolResult(value=value, artifact=artifact, display=display, is_error=is_error)
+
+
+def _artifact_from(raw: Any) -> ArtifactBase | FutureArtifact | None:
+    if isinstance(raw, ArtifactBase | FutureArtifact):
+        return raw
+    if not isinstance(raw, dict):
+        return None
+    if "version" not in raw:
+        return upgrade_legacy(raw)
+    return check_artifact(raw, versions=None)
+
+
+def _from_mcp(x: Any, *, depth: int) -> ToolResult:
+    blocks, structured, is_error = mcp_parts(x)
+    text = mcp_text(blocks)
+    if isinstance(structured, dict) and depth < 2:
+        return _merged(_adapt(structured, depth=depth + 1), value=text, is_error=is_error)
+    if text is not None:
+        parsed = parse_json_text(text)
+        if isinstance(parsed, dict) and ("value" in parsed or "artifact" in parsed):
+            return _merged(
+                _from_result_dict(parsed, depth=depth + 1), value=None, is_error=is_error
+            )
+        return synthesised(text, is_error=is_error)
+    return synthesised(describe(x), is_error=is_error)
+
+
+def _merged(inner: ToolResult, *, value: str | None, is_error: bool) -> ToolResult:
+    """`inner` with the outer text (when given) and the outer error flag added."""
+    data = inner.model_dump()
+    data["value"] = inner.value if value is None else value
+    data["is_error"] = is_error or inner.is_error
+    return ToolResult.model_validate(data)
+
+
+def _looks_like_zeus(data: dict[str, Any]) -> bool:
+    return (
+        "value" not in data
+        and isinstance(data.get("success"), bool)
+        and ("message" in data or "content" in data)
+    )
+
+
+def _from_zeus(data: dict[str, Any]) -> ToolResult:
+    # Other runtimes' shapes live in the dialects package, which sits above this one; it is
+    # imported here, at call time, so the protocol package stays a leaf at import time.
+    from edittools.dialects import zeus_to_result
+
+    return zeus_to_result(data)
+
+
+def _scalar_text(value: Any) -> str | None:
+    if value is None or isinstance(value, dict | list):
+        return None
+    return json_text(value) if is_json(value) else None
+
+
+def _extras(result: ToolResult) -> dict[str, Any]:
+    return dict(result.model_extra or {})
