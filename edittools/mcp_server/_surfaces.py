@@ -1,0 +1,273 @@
+"""Tool surfaces: the names and parameters a dialect shows agents, mapped onto one `Session`.
+
+Every dialect runs the same engine and answers with the same `ToolResult`s; only the tool names,
+the parameter spellings and a few conveniences (a `tail` read, a dry-run edit that shows a diff)
+differ. The default dialect, `edittools`, is the tool catalogue itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import Field
+
+from edittools._session import Session
+from edittools.artifacts import CodeArtifact, DiffArtifact, ToolResult
+from edittools.mcp_server._results import error_result
+from edittools.mcp_server._text_editor import text_editor_tool
+from edittools.mcp_server._tool import (
+    PATH_HELP,
+    Call,
+    DialectParams,
+    SurfaceTool,
+    like,
+    schema_of,
+    validated,
+)
+from edittools.tools._catalog import TOOLS
+
+# The default dialect: the catalogue as it is.
+
+_TITLES = {
+    "read": "Read a file",
+    "write": "Write a file",
+    "edit": "Edit a file",
+    "multi_edit": "Edit a file in several places",
+    "apply_patch": "Apply a patch",
+    "undo": "Undo the last change to a file",
+}
+
+
+def _catalogue_call(name: str) -> Call:
+    def call(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+        return session.call(name, arguments)
+
+    return call
+
+
+def _edittools() -> list[SurfaceTool]:
+    return [
+        SurfaceTool(
+            name=spec.name,
+            title=_TITLES[spec.name],
+            description=spec.description,
+            input_schema=schema_of(spec.params),
+            call=_catalogue_call(spec.name),
+            read_only=spec.read_only,
+            destructive=spec.destructive,
+            idempotent=spec.idempotent,
+        )
+        for spec in TOOLS.values()
+    ]
+
+
+# claude-code: Read, Write, Edit.
+
+
+class ClaudeReadParams(DialectParams):
+    file_path: str = Field(description=PATH_HELP)
+    offset: int | None = Field(
+        default=None, description="Line number to start reading from (1-based)."
+    )
+    limit: int | None = Field(default=None, description="Number of lines to read.")
+
+
+class ClaudeWriteParams(DialectParams):
+    file_path: str = Field(description=PATH_HELP)
+    content: str = Field(description="The complete content to write to the file.")
+
+
+class ClaudeEditParams(DialectParams):
+    file_path: str = Field(description=PATH_HELP)
+    old_string: str = Field(
+        description="The text to replace, copied from the file without line numbers."
+    )
+    new_string: str = Field(description="The text to replace it with; must differ from old_string.")
+    replace_all: bool = Field(default=False, description="Replace every occurrence of old_string.")
+
+
+def _claude_read(session: Session, p: ClaudeReadParams) -> ToolResult:
+    window = {k: v for k, v in (("offset", p.offset), ("limit", p.limit)) if v is not None}
+    return session.call("read", {"path": p.file_path, **window})
+
+
+def _claude_code() -> list[SurfaceTool]:
+    return [
+        SurfaceTool(
+            name="Read",
+            title="Read a file",
+            description=TOOLS["read"].description,
+            input_schema=schema_of(ClaudeReadParams),
+            call=validated("Read", ClaudeReadParams, _claude_read),
+            **like("read"),
+        ),
+        SurfaceTool(
+            name="Write",
+            title="Write a file",
+            description=TOOLS["write"].description,
+            input_schema=schema_of(ClaudeWriteParams),
+            call=validated(
+                "Write", ClaudeWriteParams, lambda s, p: s.write(p.file_path, p.content)
+            ),
+            **like("write"),
+        ),
+        SurfaceTool(
+            name="Edit",
+            title="Edit a file",
+            description=TOOLS["edit"].description,
+            input_schema=schema_of(ClaudeEditParams),
+            call=validated(
+                "Edit",
+                ClaudeEditParams,
+                lambda s, p: s.edit(
+                    p.file_path, p.old_string, p.new_string, replace_all=p.replace_all
+                ),
+            ),
+            **like("edit"),
+        ),
+    ]
+
+
+# mcp-filesystem: read_text_file, write_file, edit_file.
+
+
+class FsReadParams(DialectParams):
+    path: str = Field(description=PATH_HELP)
+    head: int | None = Field(default=None, ge=1, description="Read only the first N lines.")
+    tail: int | None = Field(default=None, ge=1, description="Read only the last N lines.")
+
+
+class FsWriteParams(DialectParams):
+    path: str = Field(description=PATH_HELP)
+    content: str = Field(description="The complete content to write to the file.")
+
+
+class FsEdit(DialectParams):
+    old_text: str = Field(alias="oldText", description="Text to find; must match exactly once.")
+    new_text: str = Field(alias="newText", description="Text to put in its place.")
+
+
+class FsEditParams(DialectParams):
+    path: str = Field(description=PATH_HELP)
+    edits: list[FsEdit] = Field(min_length=1, description="Edits applied in order, all or none.")
+    dry_run: bool = Field(
+        default=False, alias="dryRun", description="Show the diff without writing the file."
+    )
+
+
+def _fs_read(session: Session, p: FsReadParams) -> ToolResult:
+    if p.head is not None and p.tail is not None:
+        return error_result(
+            "invalid_arguments", "Give head or tail, not both. Call again with one of them."
+        )
+    if p.head is not None:
+        return session.read(p.path, limit=p.head)
+    if p.tail is None:
+        return session.read(p.path)
+    first = session.read(p.path, limit=1)
+    if first.is_error or not isinstance(first.artifact, CodeArtifact):
+        return first
+    total = first.artifact.payload.total_lines or 0
+    if total <= 1:
+        return first
+    return session.read(p.path, offset=max(1, total - p.tail + 1), limit=p.tail)
+
+
+def _fs_edit(session: Session, p: FsEditParams) -> ToolResult:
+    edits = [{"old_string": e.old_text, "new_string": e.new_text} for e in p.edits]
+    result = session.call("multi_edit", {"path": p.path, "edits": edits}, dry_run=p.dry_run)
+    artifact = result.artifact
+    if result.is_error or not isinstance(artifact, DiffArtifact) or not artifact.payload.unified:
+        return result
+    stats = artifact.payload.stats
+    counts = f"{artifact.payload.path} (+{stats.added} -{stats.removed})"
+    head = (
+        f"Dry run: would edit {counts}; nothing was written." if p.dry_run else f"Edited {counts}."
+    )
+    value = f"{head}\n\n```diff\n{artifact.payload.unified}```"
+    return result.model_copy(update={"value": value})
+
+
+def _mcp_filesystem() -> list[SurfaceTool]:
+    return [
+        SurfaceTool(
+            name="read_text_file",
+            title="Read a text file",
+            description=(
+                "Read a text file as numbered lines. Give head=N for the first N lines or tail=N "
+                "for the last N (not both). Long files are shown in windows; the footer says how "
+                "to read more. Read a file before you change it."
+            ),
+            input_schema=schema_of(FsReadParams),
+            call=validated("read_text_file", FsReadParams, _fs_read),
+            **like("read"),
+        ),
+        SurfaceTool(
+            name="write_file",
+            title="Write a file",
+            description=TOOLS["write"].description,
+            input_schema=schema_of(FsWriteParams),
+            call=validated("write_file", FsWriteParams, lambda s, p: s.write(p.path, p.content)),
+            **like("write"),
+        ),
+        SurfaceTool(
+            name="edit_file",
+            title="Edit a file",
+            description=(
+                "Replace text in a file you have read: each edit's oldText must match exactly once "
+                "(whitespace and line-ending differences are tolerated and reported). Edits apply "
+                "in order, all or none. Returns a git-style diff; with dryRun the diff is shown and "
+                "nothing is written."
+            ),
+            input_schema=schema_of(FsEditParams),
+            call=validated("edit_file", FsEditParams, _fs_edit),
+            **like("multi_edit"),
+        ),
+    ]
+
+
+# codex: apply_patch.
+
+
+class CodexPatchParams(DialectParams):
+    input: str = Field(
+        description="The patch, from '*** Begin Patch' to '*** End Patch' (a unified diff also works)."
+    )
+
+
+def _codex() -> list[SurfaceTool]:
+    return [
+        SurfaceTool(
+            name="apply_patch",
+            title="Apply a patch",
+            description=TOOLS["apply_patch"].description,
+            input_schema=schema_of(CodexPatchParams),
+            call=validated("apply_patch", CodexPatchParams, lambda s, p: s.apply_patch(p.input)),
+            **like("apply_patch"),
+        )
+    ]
+
+
+def _anthropic() -> list[SurfaceTool]:
+    return [text_editor_tool()]
+
+
+DIALECTS: dict[str, Callable[[], list[SurfaceTool]]] = {
+    "edittools": _edittools,
+    "claude-code": _claude_code,
+    "anthropic": _anthropic,
+    "mcp-filesystem": _mcp_filesystem,
+    "codex": _codex,
+}
+"""Every dialect by name, each giving its tool surface."""
+
+
+def surface(dialect: str) -> list[SurfaceTool]:
+    """The tools dialect `dialect` shows; raises ValueError for an unknown dialect."""
+    try:
+        make = DIALECTS[dialect]
+    except KeyError:
+        known = ", ".join(DIALECTS)
+        raise ValueError(f"unknown dialect {dialect!r}; choose one of: {known}") from None
+    return make()

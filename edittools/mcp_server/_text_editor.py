@@ -1,0 +1,185 @@
+"""The `anthropic` dialect: one `str_replace_based_edit_tool` whose `command` picks the action.
+
+`view` reads a file (or lists a folder), `create` writes one, `str_replace` edits, `insert` adds
+text after a line, `undo_edit` undoes. Insert has no tool of its own: it splices the text into
+the file as the sandbox decodes it and writes the whole result through the session, so the
+session's rules (read before change, stale reads refused, encoding and newlines kept, journal,
+undo) apply to it as to any write.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from edittools._session import Session
+from edittools.artifacts import DiffArtifact, ErrorArtifact, ToolResult
+from edittools.mcp_server._listing import list_directory, sandbox_error
+from edittools.mcp_server._results import error_result
+from edittools.mcp_server._tool import PATH_HELP, DialectParams, SurfaceTool, schema_of, validated
+from sandbox import SandboxError, decode
+
+NAME = "str_replace_based_edit_tool"
+
+Command = Literal["view", "create", "str_replace", "insert", "undo_edit"]
+
+
+class TextEditorParams(DialectParams):
+    command: Command = Field(
+        description="The action: view, create, str_replace, insert or undo_edit."
+    )
+    path: str = Field(description=PATH_HELP + " For view, a folder lists its entries.")
+    view_range: list[int] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description="view: [first, last] line to show, 1-based; last -1 means to the end.",
+    )
+    file_text: str | None = Field(default=None, description="create: the content of the file.")
+    old_str: str | None = Field(
+        default=None, description="str_replace: text to replace; must match exactly once."
+    )
+    new_str: str | None = Field(
+        default=None,
+        description="str_replace: the replacement (empty deletes); insert: the text to insert.",
+    )
+    insert_line: int | None = Field(
+        default=None, ge=0, description="insert: the line after which to insert; 0 for the top."
+    )
+    insert_text: str | None = Field(default=None, description="insert: the text to insert.")
+
+
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "create": ("file_text",),
+    "str_replace": ("old_str",),
+    "insert": ("insert_line",),
+}
+
+
+def _run(session: Session, p: TextEditorParams) -> ToolResult:
+    missing = [name for name in _NEEDS.get(p.command, ()) if getattr(p, name) is None]
+    if missing:
+        return error_result(
+            "invalid_arguments",
+            f"The {p.command} command needs {' and '.join(missing)}. Call again with "
+            f"{'it' if len(missing) == 1 else 'them'}.",
+        )
+    if p.command == "view":
+        return _view(session, p)
+    if p.command == "create":
+        assert p.file_text is not None
+        return session.write(p.path, p.file_text)
+    if p.command == "str_replace":
+        assert p.old_str is not None
+        return session.edit(p.path, p.old_str, p.new_str or "")
+    if p.command == "insert":
+        assert p.insert_line is not None
+        text = p.insert_text if p.insert_text is not None else p.new_str
+        if text is None:
+            return error_result(
+                "invalid_arguments",
+                "The insert command needs insert_text (or new_str). Call again with it.",
+            )
+        return insert(session, p.path, p.insert_line, text)
+    return session.undo(p.path)
+
+
+def _view(session: Session, p: TextEditorParams) -> ToolResult:
+    if p.view_range is None:
+        result = session.read(p.path)
+    else:
+        first, last = p.view_range
+        if first < 1 or (last != -1 and last < first):
+            return error_result(
+                "invalid_arguments",
+                f"view_range {p.view_range} is not a range of lines. Give [first, last] with "
+                "1 <= first <= last, or last = -1 for the end of the file.",
+            )
+        if last == -1:
+            result = session.read(p.path, offset=first)
+        else:
+            result = session.read(p.path, offset=first, limit=last - first + 1)
+    artifact = result.artifact
+    if isinstance(artifact, ErrorArtifact) and artifact.payload.code == "is_directory":
+        return list_directory(session.sandbox, p.path)
+    return result
+
+
+def insert(session: Session, path: str, line: int, text: str) -> ToolResult:
+    """Insert `text` after line `line` of `path` (0: at the top), as a write through `session`.
+
+    The inserted lines take the file's newline style; a `text` without a final newline gets
+    one, except at the end of a file that has none.
+    """
+    sb = session.sandbox
+    try:
+        data, _ = sb.read_bytes(path, max_bytes=session.options.max_file_bytes)
+        document = decode(data)
+    except SandboxError as exc:
+        return sandbox_error(exc)
+    ends = _line_ends(document.text)
+    total = len(ends) + (0 if document.final_newline or not document.text else 1)
+    if line > total:
+        return error_result(
+            "invalid_arguments",
+            f"insert_line {line} is past the end: the file has {total} lines. "
+            f"Give a line between 0 and {total}.",
+            {"total_lines": total},
+        )
+    if line == 0:
+        at = 0
+    elif line <= len(ends):
+        at = ends[line - 1]
+    else:
+        at = len(document.text)
+    if at == len(document.text) and document.text and not document.final_newline:
+        piece = "\n" + text  # after a last line that has no newline
+    elif not document.text or text.endswith("\n"):
+        piece = text
+    else:
+        piece = text + "\n"
+    try:
+        changed = document.splice(at, at, piece)
+    except SandboxError as exc:
+        return sandbox_error(exc)
+    result = session.write(path, changed.text)
+    if result.is_error or not isinstance(result.artifact, DiffArtifact):
+        return result
+    payload = result.artifact.payload
+    value = (
+        f"Inserted text after line {line} of {payload.path} "
+        f"(+{payload.stats.added} -{payload.stats.removed})."
+    )
+    return result.model_copy(update={"value": value})
+
+
+def _line_ends(text: str) -> list[int]:
+    """The offset just past each "\\n" of `text` (lines split on "\\n" only, as the tools do)."""
+    ends = []
+    at = text.find("\n")
+    while at != -1:
+        ends.append(at + 1)
+        at = text.find("\n", at + 1)
+    return ends
+
+
+def text_editor_tool() -> SurfaceTool:
+    """The one tool of the `anthropic` dialect."""
+    return SurfaceTool(
+        name=NAME,
+        title="View and edit files",
+        description=(
+            "View, create and edit files. command=view shows a file as numbered lines "
+            "(view_range=[first, last] for a part) or lists a folder two levels deep; create "
+            "writes file_text to path; str_replace replaces old_str (which must match exactly "
+            "once; copy it without line numbers) with new_str; insert puts insert_text after line "
+            "insert_line (0 for the top); undo_edit undoes the last change to path. View a file "
+            "before you change it."
+        ),
+        input_schema=schema_of(TextEditorParams),
+        call=validated(NAME, TextEditorParams, _run),
+        read_only=False,
+        destructive=True,
+        idempotent=False,
+    )

@@ -1,0 +1,72 @@
+"""What every dialect's tool is made of: its description for clients, and a call on a session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from edittools._session import Session
+from edittools.artifacts import ToolResult
+from edittools.mcp_server._results import invalid_arguments
+from edittools.tools._catalog import TOOLS
+
+PATH_HELP = "Path of the file: absolute inside the workspace root, or relative to it."
+
+Call = Callable[[Session, Mapping[str, Any]], ToolResult]
+
+
+@dataclass(frozen=True)
+class SurfaceTool:
+    """One tool as a dialect shows it: name, title, description, input schema, hints, and call."""
+
+    name: str
+    title: str
+    description: str
+    input_schema: dict[str, Any]
+    call: Call
+    """Runs the tool on a session with the raw arguments a client sent; never raises for bad input."""
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+
+
+class DialectParams(BaseModel):
+    """Base of a dialect's parameter models: unknown fields are refused, wire names are aliases."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+def schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    """The input schema of a parameter model, with wire names; the tool description says the rest."""
+    schema = model.model_json_schema(by_alias=True)
+    schema.pop("title", None)
+    schema.pop("description", None)
+    return schema
+
+
+def validated(
+    name: str, model: type[DialectParams], run: Callable[[Session, Any], ToolResult]
+) -> Call:
+    """A call that validates the arguments against `model` first and reports a misfit as an error."""
+
+    def call(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+        try:
+            params = model.model_validate(arguments)
+        except ValidationError as exc:
+            return invalid_arguments(name, exc)
+        return run(session, params)
+
+    return call
+
+
+def like(name: str) -> dict[str, Any]:
+    """The hints of catalogue tool `name`, as keyword arguments of a `SurfaceTool`."""
+    spec = TOOLS[name]
+    return {
+        "read_only": spec.read_only,
+        "destructive": spec.destructive,
+        "idempotent": spec.idempotent,
+    }
