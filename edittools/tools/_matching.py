@@ -49,6 +49,9 @@ _LINE_NUMBER = re.compile(r" *(\d+)(?:\t| ?→ ?|: ?|$)")
 
 _MAX_LISTED = 20
 
+# What punctuation folding produces; text between these survives folding unchanged.
+_FOLDED = re.compile(r"[\s'\"\-.]+")
+
 
 @dataclass(frozen=True)
 class Match:
@@ -179,9 +182,16 @@ def _line_tier(
     m = len(want)
     if m > len(lines):
         return None
-    have = [norm(line) for line in lines.contents]
     # Search on the longest line: it is the one least likely to occur by chance.
     anchor = max(range(m), key=lambda j: len(want[j]))
+    # A matching line holds the anchor's text verbatim (only whitespace and punctuation are
+    # forgiven), so one substring test can rule a tier out before any per-line work.
+    probe = want[anchor]
+    if norm is fold_and_strip:
+        probe = max(_FOLDED.split(probe), key=len)
+    if probe not in lines.text:
+        return None
+    have = [norm(line) for line in lines.contents]
     hits: list[int] = []
     k = anchor - 1
     while True:

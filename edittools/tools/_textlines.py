@@ -45,6 +45,8 @@ def strip_both(s: str) -> str:
 
 def fold_and_strip(s: str) -> str:
     """The line with punctuation folded, then stripped (a folded NBSP is stripped too)."""
+    if s.isascii():  # nothing to fold, and `isascii` is far cheaper than `translate`
+        return s.strip(WS)
     return s.translate(_FOLD).strip(WS)
 
 
