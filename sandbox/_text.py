@@ -3,9 +3,10 @@
 `decode` tries, in order: a byte-order mark (UTF-32 LE/BE, UTF-8, UTF-16 LE/BE); the binary test (a NUL
 byte in the first 8000 bytes, once a UTF-16/32 BOM is ruled out); strict UTF-8; and the legacy
 encodings charset-normalizer proposes. A legacy guess is accepted only if encoding the decoded text gives
-back exactly the original bytes. Among guesses that read about equally well, common encodings win
-(cp1252 over cp775 for Western text), because charset-normalizer ranks rare code pages first on short
-inputs. Text keeps its newlines verbatim; nothing is ever replaced with U+FFFD.
+back exactly the original bytes. cp1252 wins whenever it reads nearly as well as the best guess,
+because charset-normalizer often ranks a rare code page first on Western text (cp1250 or cp775 for a
+cp1252 file); a Turkish cp1254 file without its six distinctive letters is indistinguishable and is
+read as cp1252 (the bytes still round-trip). Text keeps its newlines verbatim; nothing is ever replaced with U+FFFD.
 
 Splices are byte-local for the stateless encodings detected here (UTF-8/16/32, single-byte code pages,
 Shift-JIS, GBK, Big5, EUC): the bytes outside the replaced span stay as they were. A stateful encoding
@@ -32,7 +33,7 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _BINARY_PROBE = 8000
-# Common legacy encodings, most common first; ties between equally readable guesses go to these.
+# Common legacy encodings, most common first: exact ties between guesses go to the earlier one.
 _PREFERRED = (
     "cp1252",
     "cp1251",
@@ -58,7 +59,7 @@ _PREFERRED = (
 _PREFERRED_RANK = {codecs.lookup(name).name: i for i, name in enumerate(_PREFERRED)}
 # Vendor supersets whose standard sibling is tried first (same text, better-known name).
 _SIBLINGS = {"cp932": "shift_jis", "gb18030": "gbk", "cp949": "euc_kr"}
-_CHAOS_MARGIN = 0.1
+_CP1252_MARGIN = 0.2
 _BARE_LF = re.compile(r"(?<!\r)\n")
 
 
@@ -149,16 +150,21 @@ def decode(data: bytes) -> TextDocument:
 
 
 def _legacy_candidates(data: bytes) -> list[str]:
-    """Encodings worth trying, best first: preferred names among the well-readable guesses first."""
+    """Encodings worth trying, best first.
+
+    charset-normalizer's order (least "chaos" first), except that cp1252, the most common legacy
+    encoding, goes first whenever it reads nearly as well as the best guess: on Western text the
+    detector often prefers a rare code page (cp1250, cp775) by a small margin. Exact ties go to the
+    more common encoding, and a vendor superset (cp932) yields to its standard sibling (shift_jis).
+    """
     matches = list(from_bytes(data))
     if not matches:
         return []
     best = min(m.chaos for m in matches)
-    ranked: list[tuple[int, int, str]] = []
+    ranked: list[tuple[float, int, int, str]] = []
     seen: set[str] = set()
     for index, match in enumerate(matches):
-        names = [match.encoding, *match.could_be_from_charset]
-        for raw in names:
+        for raw in (match.encoding, *match.could_be_from_charset):
             try:
                 name = codecs.lookup(raw).name
             except LookupError:
@@ -167,11 +173,13 @@ def _legacy_candidates(data: bytes) -> list[str]:
                 if candidate is None or candidate in seen:
                     continue
                 seen.add(candidate)
-                good = match.chaos <= best + _CHAOS_MARGIN
-                rank = _PREFERRED_RANK.get(candidate, len(_PREFERRED)) if good else 10**6
-                ranked.append((rank, index, candidate))
+                chaos = match.chaos
+                if candidate == "cp1252" and chaos <= best + _CP1252_MARGIN:
+                    chaos = -1.0
+                rank = _PREFERRED_RANK.get(candidate, len(_PREFERRED))
+                ranked.append((chaos, rank, index, candidate))
     ranked.sort()
-    return [name for _, _, name in ranked]
+    return [name for *_, name in ranked]
 
 
 def _analysed(text: str, encoding: str, bom: bytes) -> TextDocument:
