@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from math import gcd
 
 from edittools.tools._closest import describe_miss
-from edittools.tools._errors import ToolError
+from edittools._errors import ToolError
 from edittools.tools._textlines import (
     Lines,
     Normalizer,

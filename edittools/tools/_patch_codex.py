@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from edittools.tools._errors import ToolError
+from edittools._errors import ToolError
 from edittools.tools._patch_model import FilePatch, Hunk
 
 _MARKERS = ("Begin Patch", "End Patch", "Add File:", "Update File:", "Delete File:", "Move to:")

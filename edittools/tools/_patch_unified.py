@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from edittools.tools._errors import ToolError
+from edittools._errors import ToolError
 from edittools.tools._patch_model import FilePatch, Hunk
 
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
