@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edittools.tools._errors import ToolError
+from edittools._errors import ToolError
 from edittools.tools._matching import Match, locate
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from edittools.tools._errors import ToolError
+from edittools._errors import ToolError
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
 
 
