@@ -37,10 +37,17 @@ class StateDir:
         self._fds: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def subdir(self, sub: str) -> int:
-        """A descriptor for `<state>/<sub>` (created on first use); owned by this object."""
+    def subdir(self, sub: str, *, create: bool = True) -> int:
+        """A descriptor for `<state>/<sub>`, owned by this object.
+
+        Created on first use; with `create=False` a missing folder raises not_found instead.
+        """
         with self._lock:
             fd = self._fds.get(sub)
+            if fd is None and not create:
+                parts = [*self.name.split("/"), *sub.split("/")]
+                fd = self._paths.open_dir(parts, self.name)[0]
+                self._fds[sub] = fd
             if fd is None:
                 if "" not in self._fds:
                     self._fds[""] = self._create_root()

@@ -88,7 +88,7 @@ class BlobStore:
     def _shard(self, blob_id: str, *, create: bool) -> int:
         """A descriptor of the blob's shard directory (caller closes), or -1 when absent."""
         try:
-            blobs = self._state.subdir("blobs")
+            blobs = self._state.subdir("blobs", create=create)
         except SandboxError:
             if create:
                 raise
