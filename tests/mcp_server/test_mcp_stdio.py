@@ -1,0 +1,252 @@
+"""The MCP server as a real child process, driven over stdio by the SDK's own client."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import anyio
+import jsonschema
+import mcp_types as types
+import pytest
+from mcp_harness import check_structured, connected, text_of
+
+from edittools.artifacts import ToolResult
+from edittools.tools._catalog import TOOLS
+
+pytestmark = pytest.mark.integration
+
+SOURCE = "def greet(name):\n    return 'hello ' + name\n\n\nprint(greet('world'))\n"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "app.py").write_text(SOURCE)
+    (tmp_path / "notes.txt").write_text("one\ntwo\nthree\n")
+    return tmp_path
+
+
+def git_apply_check(root: Path, patch: str, *, reverse: bool = False) -> None:
+    """Assert `patch` applies (or, with `reverse`, was applied) to the files under `root`, by git."""
+    done = subprocess.run(
+        ["git", "apply", "--check", *(["-R"] if reverse else []), "-"],
+        input=patch.encode(),
+        cwd=root,
+        capture_output=True,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+
+
+def test_default_dialect_lists_tools_with_schemas_and_honest_hints(root: Path) -> None:
+    async def scenario() -> list[types.Tool]:
+        async with connected(root) as client:
+            return (await client.list_tools()).tools
+
+    tools = anyio.run(scenario)
+    assert [t.name for t in tools] == ["read", "write", "edit", "multi_edit", "apply_patch", "undo"]
+    for tool in tools:
+        spec = TOOLS[tool.name]
+        assert tool.description == spec.description
+        assert tool.title
+        assert tool.input_schema["type"] == "object"
+        assert tool.input_schema["properties"] == spec.params.model_json_schema()["properties"]
+        assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+        assert set(tool.output_schema["required"]) == {"value"}
+        jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+        hints = tool.annotations
+        assert hints is not None
+        assert hints.read_only_hint is spec.read_only
+        assert hints.destructive_hint is spec.destructive
+        assert hints.idempotent_hint is spec.idempotent
+        assert hints.open_world_hint is False
+    by_name = {t.name: t.annotations for t in tools}
+    assert by_name["read"].read_only_hint is True
+    assert by_name["edit"].read_only_hint is False
+
+
+def test_default_dialect_read_edit_fail_patch_undo_round_trip(root: Path) -> None:
+    patch = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n"
+
+    async def scenario() -> dict[str, types.CallToolResult]:
+        async with connected(root) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            calls = {
+                "read": ("read", {"path": str(root / "app.py")}),  # absolute, inside the root
+                "edit": (
+                    "edit",
+                    {"path": "app.py", "old_string": "'hello '", "new_string": "'hi '"},
+                ),
+                "miss": (
+                    "edit",
+                    {"path": "app.py", "old_string": "no such text", "new_string": "x"},
+                ),
+                "bad_args": ("edit", {"path": "app.py", "old_string": 3}),
+                "read_notes": ("read", {"path": "notes.txt"}),
+                "patch": ("apply_patch", {"patch": patch}),
+                "undo": ("undo", {"path": "app.py"}),
+                "no_tool": ("delete_everything", {"path": "app.py"}),
+            }
+            results = {}
+            for key, (name, arguments) in calls.items():
+                result = await client.call_tool(name, arguments)
+                assert isinstance(result, types.CallToolResult)
+                if name in tools:
+                    check_structured(result, tools[name])
+                results[key] = result
+            return results
+
+    results = anyio.run(scenario)
+
+    read = results["read"]
+    assert read.is_error is False
+    assert "     1\tdef greet(name):" in text_of(read)
+    artifact = read.structured_content["artifact"]
+    assert artifact["kind"] == "code" and artifact["payload"]["total_lines"] == 5
+
+    edit = results["edit"]
+    assert edit.is_error is False
+    diff = edit.structured_content["artifact"]
+    assert diff["kind"] == "diff" and diff["payload"]["path"] == "app.py"
+    assert diff["payload"]["stats"] == {"added": 1, "removed": 1}
+    assert "-    return 'hello ' + name\n+    return 'hi ' + name\n" in diff["payload"]["unified"]
+    assert ToolResult.model_validate(edit.structured_content).artifact.kind == "diff"
+
+    miss = results["miss"]
+    assert miss.is_error is True
+    error = miss.structured_content["artifact"]
+    assert error["kind"] == "error" and error["status"] == "error"
+    assert error["payload"]["code"] == "no_match"
+    assert error["payload"]["message"] in text_of(miss)  # the message reaches the model intact
+    assert "not found" in error["payload"]["message"]
+
+    bad = results["bad_args"]
+    assert bad.is_error is True
+    assert bad.structured_content["artifact"]["payload"]["code"] == "invalid_arguments"
+    assert "old_string" in text_of(bad) and "new_string" in text_of(bad)
+
+    patched = results["patch"]
+    assert patched.is_error is False, text_of(patched)
+    assert (root / "notes.txt").read_text() == "one\nTWO\nthree\n"
+    assert results["patch"].structured_content["artifact"]["kind"] in {"diff", "changeset"}
+
+    assert results["undo"].is_error is False, text_of(results["undo"])
+    assert (root / "app.py").read_text() == SOURCE
+
+    no_tool = results["no_tool"]
+    assert no_tool.is_error is True
+    assert no_tool.structured_content["artifact"]["payload"]["code"] == "invalid_arguments"
+    assert "delete_everything" in text_of(no_tool)
+
+
+def test_claude_code_dialect_read_then_edit(root: Path) -> None:
+    async def scenario() -> tuple[list[str], types.CallToolResult, types.CallToolResult]:
+        async with connected(root, "claude-code") as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            read = await client.call_tool("Read", {"file_path": str(root / "app.py"), "limit": 2})
+            edit = await client.call_tool(
+                "Edit",
+                {
+                    "file_path": str(root / "app.py"),
+                    "old_string": "greet",
+                    "new_string": "welcome",
+                    "replace_all": True,
+                },
+            )
+            check_structured(read, tools["Read"])
+            check_structured(edit, tools["Edit"])
+            return list(tools), read, edit
+
+    names, read, edit = anyio.run(scenario)
+    assert names == ["Read", "Write", "Edit"]
+    assert read.is_error is False
+    assert text_of(read).startswith("     1\tdef greet(name):\n     2\t")
+    assert "Use offset=3 to read more" in text_of(read)
+    assert edit.is_error is False, text_of(edit)
+    assert (root / "app.py").read_text() == SOURCE.replace("greet", "welcome")
+
+
+def test_anthropic_dialect_view_insert_and_replace(root: Path) -> None:
+    tool = "str_replace_based_edit_tool"
+
+    async def scenario() -> list[types.CallToolResult]:
+        async with connected(root, "anthropic") as client:
+            listed = (await client.list_tools()).tools
+            assert [t.name for t in listed] == [tool]
+            calls = [
+                {"command": "view", "path": "."},
+                {"command": "view", "path": "notes.txt", "view_range": [2, -1]},
+                {"command": "insert", "path": "notes.txt", "insert_line": 1, "insert_text": "1.5"},
+                {"command": "str_replace", "path": "notes.txt", "old_str": "three", "new_str": "3"},
+                {"command": "str_replace", "path": "notes.txt", "old_str": "four", "new_str": "4"},
+            ]
+            results = []
+            for arguments in calls:
+                result = await client.call_tool(tool, arguments)
+                check_structured(result, listed[0])
+                results.append(result)
+            return results
+
+    listing, view, insert, replace, miss = anyio.run(scenario)
+    assert text_of(listing).splitlines()[1:] == ["app.py", "notes.txt"]
+    assert text_of(view).startswith("     2\ttwo\n     3\tthree")
+    assert insert.is_error is False, text_of(insert)
+    assert replace.is_error is False, text_of(replace)
+    assert (root / "notes.txt").read_text() == "one\n1.5\ntwo\n3\n"
+    assert miss.is_error is True
+    assert miss.structured_content["artifact"]["payload"]["code"] == "no_match"
+
+
+def test_mcp_filesystem_dialect_read_then_edit_with_a_git_style_diff(root: Path) -> None:
+    edits = [{"oldText": "two", "newText": "2"}]
+
+    async def scenario() -> tuple[list[types.CallToolResult], str]:
+        async with connected(root, "mcp-filesystem") as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert list(tools) == ["read_text_file", "write_file", "edit_file"]
+            calls = [
+                ("read_text_file", {"path": "notes.txt", "tail": 2}),
+                ("edit_file", {"path": "notes.txt", "edits": edits, "dryRun": True}),
+                ("edit_file", {"path": "notes.txt", "edits": edits}),
+            ]
+            results = []
+            for name, arguments in calls:
+                result = await client.call_tool(name, arguments)
+                check_structured(result, tools[name])
+                results.append(result)
+                if len(results) == 2:
+                    after_dry_run = (root / "notes.txt").read_text()
+            return results, after_dry_run
+
+    (tail, dry, real), after_dry_run = anyio.run(scenario)
+    assert after_dry_run == "one\ntwo\nthree\n"
+    assert text_of(tail).startswith("     2\ttwo\n     3\tthree")
+    unified = dry.structured_content["artifact"]["payload"]["unified"]
+    assert text_of(dry) == (
+        f"Dry run: would edit notes.txt (+1 -1); nothing was written.\n\n```diff\n{unified}```"
+    )
+    assert unified.startswith("diff --git a/notes.txt b/notes.txt\n")
+    assert real.is_error is False
+    assert f"```diff\n{unified}```" in text_of(real)
+    assert (root / "notes.txt").read_text() == "one\n2\nthree\n"
+    git_apply_check(root, unified, reverse=True)  # the diff shown is the change made
+
+
+def test_codex_dialect_reads_nothing_and_applies_a_patch(root: Path) -> None:
+    patch = (
+        "*** Begin Patch\n*** Update File: notes.txt\n@@\n one\n-two\n+zwei\n three\n"
+        "*** Add File: new.txt\n+fresh\n*** End Patch\n"
+    )
+
+    async def scenario() -> tuple[list[types.Tool], types.CallToolResult]:
+        async with connected(root, "codex") as client:
+            tools = (await client.list_tools()).tools
+            result = await client.call_tool("apply_patch", {"input": patch})
+            check_structured(result, tools[0])
+            return tools, result
+
+    tools, result = anyio.run(scenario)
+    assert [t.name for t in tools] == ["apply_patch"]
+    assert tools[0].input_schema["required"] == ["input"]
+    assert result.is_error is False, text_of(result)
+    assert (root / "notes.txt").read_text() == "one\nzwei\nthree\n"
+    assert (root / "new.txt").read_text() == "fresh\n"
