@@ -1,0 +1,54 @@
+"""MCP: ToolResults as `CallToolResult`s and back, and the filesystem server's `edit_file` diff.
+
+Out, the text content is the result's value, `structuredContent` the whole result object (which
+holds the artifact), and `isError` its error flag. In accepts the wire dict or the MCP SDK's
+`CallToolResult`. The reference filesystem server's `edit_file` answers with a unified diff in a
+Markdown code fence; it becomes a diff artifact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp.types
+
+from edittools.artifacts import ToolResult, adapt, changeset_result, diff_result, value_of
+from edittools.dialects._fields import fallback
+from edittools.dialects._patches import payload_from_unified
+
+
+def result_to_mcp(result: ToolResult) -> dict[str, Any]:
+    """A ToolResult as a `CallToolResult` wire dict."""
+    return {
+        "content": [{"type": "text", "text": result.value}],
+        "structuredContent": result.model_dump(mode="json"),
+        "isError": result.is_error,
+    }
+
+
+def result_to_call_tool_result(result: ToolResult) -> mcp.types.CallToolResult:
+    """A ToolResult as the MCP SDK's `CallToolResult`."""
+    return mcp.types.CallToolResult.model_validate(result_to_mcp(result))
+
+
+def mcp_to_result(call_tool_result: Any) -> ToolResult:
+    """A `CallToolResult` (wire dict or SDK object) as a ToolResult; never raises."""
+    return adapt(call_tool_result)
+
+
+def edit_file_to_result(
+    output: Any, *, is_error: bool = False, root: str | None = None
+) -> ToolResult:
+    """The MCP filesystem server's `edit_file` output (unified diff text, usually fenced) as a
+    diff result; text when it holds no parsable diff. Never raises."""
+    if not isinstance(output, str):
+        return fallback(value_of(output), is_error=is_error)
+    try:
+        payloads = None if is_error else payload_from_unified(output, root=root)
+    except Exception:
+        payloads = None
+    if not payloads:
+        return fallback(output, is_error=is_error)
+    if len(payloads) == 1:
+        return diff_result(output, payloads[0])
+    return changeset_result(output, payloads)
