@@ -175,6 +175,7 @@ class PathResolver:
                     guard("/".join((*canon, parts[-1])))
                 try:
                     os.mkdir(parts[-1], 0o777, dir_fd=fd)
+                    os.fsync(fd)  # the new entry must survive a crash with the file under it
                 except FileExistsError:
                     pass
                 except OSError as exc:

@@ -38,9 +38,10 @@ class Sandbox:
     """File access confined to `root`, with deny patterns, version tokens and atomic writes.
 
     The root directory is opened once; every path (relative, or absolute inside the root) is
-    resolved beneath that descriptor. `deny` takes gitignore-style patterns matched on the resolved
-    relative path; the state folder is always denied. `resolver` picks "openat2", "walker" or "auto"
-    (openat2 where the kernel offers it).
+    resolved beneath that descriptor. Opening also settles temp files left by crashed writers.
+    `deny` takes gitignore-style patterns matched on the resolved relative path; the state folder
+    is always denied. `resolver` picks "openat2", "walker" or "auto" (openat2 where the kernel
+    offers it).
     """
 
     root: pathlib.Path
@@ -91,7 +92,7 @@ class Sandbox:
         Works when the final component does not exist; "." names the root. Raises outside_root and
         the other path errors.
         """
-        with self._paths.resolve(path) as r:
+        with self._resolve(path, check_deny=False) as r:
             return r.rel
 
     def is_denied(self, relpath: str) -> bool:
@@ -105,8 +106,15 @@ class Sandbox:
         return bool(self._spec.match_file(rel))
 
     def _resolve(
-        self, path: PathArg, *, follow: bool = True, make_parents: bool = False
+        self,
+        path: PathArg,
+        *,
+        follow: bool = True,
+        make_parents: bool = False,
+        check_deny: bool = True,
     ) -> Resolved:
+        if self._root_fd < 0:
+            raise SandboxError("io_error", "This sandbox is closed; open a new Sandbox.")
         try:
             r = self._paths.resolve(
                 path, follow=follow, make_parents=make_parents, guard=self._guard_dir
@@ -118,6 +126,8 @@ class Sandbox:
                 if rel is not None and self.is_denied(rel):
                     raise _denied(rel) from None
             raise
+        if not check_deny:
+            return r
         is_dir = r.stat is not None and stat.S_ISDIR(r.stat.st_mode)
         for rel in r.visited:
             if self.is_denied(rel) or (is_dir and rel == r.rel and self.is_denied(rel + "/")):
@@ -222,13 +232,18 @@ class Sandbox:
                     check_regular(r.stat, r.rel)
                 with self._locks.hold(r.rel):
                     try:
-                        current = hash_file(r.dir_fd, r.name, r.rel)
+                        like = _lstat(r.dir_fd, r.name, r.rel)
                     except SandboxError as exc:
-                        if exc.code == "loop":
+                        if exc.code == "loop":  # became a symlink after resolution
                             continue
                         raise
-                    _check_expect(expect, current[0] if current else None, r.rel)
-                    like = current[1] if current else None
+                    current = None
+                    if like is not None and expect is not None:
+                        # Only a compare-and-swap needs the content hash; it is read under the lock.
+                        found = hash_file(r.dir_fd, r.name, r.rel) if expect is not ABSENT else None
+                        current = found[0] if found else _PRESENT
+                        like = found[1] if found else like
+                    _check_expect(expect, current, r.rel)
                     tmp = _temp_name()
                     with self._state.pending(r.rel.rpartition("/")[0], tmp):
                         return atomic_write(
@@ -286,8 +301,9 @@ class Sandbox:
         """Release the root and state-folder descriptors; the object is unusable afterwards."""
         self._state.close()
         if self._root_fd >= 0:
-            os.close(self._root_fd)
-            self._root_fd = -1
+            fd, self._root_fd = self._root_fd, -1
+            self._paths.root_fd = -1  # the number may be reused by an unrelated file
+            os.close(fd)
 
     def __enter__(self) -> Sandbox:
         return self
@@ -313,6 +329,24 @@ def _check_state_dir(state_dir: str) -> str:
             path=state_dir,
         )
     return "/".join(parts)
+
+
+# Stands for "exists, content not hashed" where only existence matters (expect=ABSENT).
+_PRESENT = Version(sha256="", size=-1, mtime_ns=-1, inode=-1)
+
+
+def _lstat(dir_fd: int, name: str, rel: str) -> os.stat_result | None:
+    """The entry's stat without following; None when absent; loop if it is now a symlink."""
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise from_oserror(exc, rel, "inspect") from exc
+    if stat.S_ISLNK(st.st_mode):
+        raise SandboxError("loop", f"{rel!r} turned into a symlink; retry.", path=rel)
+    check_regular(st, rel)
+    return st
 
 
 def _require_file(r: Resolved, path: PathArg) -> None:

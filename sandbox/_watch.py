@@ -1,0 +1,443 @@
+"""Changes made outside the tools: a watchdog observer, per-file baselines and coalesced change records.
+
+A `Watcher` runs a recursive watchdog observer on the sandbox root and one worker thread. Filesystem
+events only say *which* paths to look at. Once a path has been quiet for `quiet` seconds (or at the
+latest `max_delay` after its first event) the worker reads it through the sandbox and compares it
+with its baseline, the content last seen. So a burst of writes becomes one change, and an editor's
+write-temp-then-rename save becomes one `modified` of the file (the temp file has no baseline, so it
+never becomes a change of its own). A real rename of a file with a baseline is a `moved`.
+
+Baselines are kept for the files registered with `track` (the files a session read or wrote), for
+every file a change was seen in, for what the optional `baseline_of` lookup knows, and with
+`track_all` for every text file under `max_baseline_bytes` found when the watcher starts. Their
+bytes live in the blob store; a file over the cap is known by its hash alone. The state folder and
+denied paths are never looked at.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Literal
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from ._errors import SandboxError
+from ._sandbox import Sandbox
+from ._text import decode
+
+__all__ = ["Baseline", "ChangeKind", "FileChange", "Watcher"]
+
+ChangeKind = Literal["created", "modified", "deleted", "moved"]
+_log = logging.getLogger(__name__)
+# Codes meaning "no regular file is there (any more)"; other errors leave the baseline alone.
+_ABSENT_CODES = frozenset({"not_found", "is_directory", "not_a_file", "denied"})
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """What a file held when last seen: its sha256 and, under the size cap, the blob of its bytes."""
+
+    sha256: str
+    blob_id: str | None
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One coalesced change of one file, made outside the tools (as far as the watcher knows).
+
+    `old` is None for `created`, and for a `modified`/`deleted` file that had no baseline (its earlier
+    content is unknown). `new` is None for `deleted`. `old_path` is the source of a `moved`.
+    """
+
+    kind: ChangeKind
+    path: str
+    old: Baseline | None
+    new: Baseline | None
+    old_path: str | None = None
+
+
+@dataclass
+class _Pending:
+    """Events seen for one path since it was last looked at."""
+
+    first: float
+    last: float
+    appeared: bool = False
+    sources: list[str] = field(default_factory=list)
+    links: set[str] = field(default_factory=set)
+
+
+class _Absent:
+    """The sentinel for "no regular file at this path"."""
+
+
+_ABSENT = _Absent()
+_SKIP = object()  # the path could not be looked at (permission, race): keep its baseline
+
+
+class Watcher:
+    """Observe a sandbox's tree and report coalesced `FileChange`s of files changed on disk.
+
+    Changes go to `on_change` (called on the worker thread) or, without it, to a queue read with
+    `get`. `baseline_of(path)` may supply a baseline for a path the watcher has none for (a
+    session's read records). Use as a context manager, or call `start` and `stop`.
+    """
+
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        *,
+        track_all: bool = False,
+        max_baseline_bytes: int = 1024 * 1024,
+        quiet: float = 0.1,
+        max_delay: float = 1.0,
+        on_change: Callable[[FileChange], None] | None = None,
+        baseline_of: Callable[[str], Baseline | None] | None = None,
+    ) -> None:
+        self.sandbox = sandbox
+        self.track_all = track_all
+        self.max_baseline_bytes = max_baseline_bytes
+        self.quiet = quiet
+        self.max_delay = max_delay
+        self._on_change = on_change
+        self._baseline_of = baseline_of
+        self._changes: queue.Queue[FileChange] = queue.Queue()
+        # A key with None means "known to be absent": the fallback lookup is not asked then.
+        self._baselines: dict[str, Baseline | None] = {}
+        self._base_lock = threading.Lock()
+        self._pending: dict[str, _Pending] = {}
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._worker: threading.Thread | None = None
+
+    # --- life cycle -----------------------------------------------------------------------
+
+    def start(self) -> Watcher:
+        """Start observing; with `track_all`, take baselines of the text files already there."""
+        if self._worker is not None:
+            raise RuntimeError("this watcher was already started")
+        self._worker = threading.Thread(target=self._run, name="sandbox-watch", daemon=True)
+        self._worker.start()
+        observer = Observer()
+        observer.schedule(_Handler(self), str(self.sandbox.root), recursive=True)
+        observer.daemon = True
+        try:
+            observer.start()
+        except OSError as exc:
+            self.stop()
+            raise SandboxError(
+                "io_error",
+                f"Cannot watch the sandbox root: {exc}. Raise the inotify watch limit or watch a "
+                "smaller tree.",
+            ) from exc
+        self._observer = observer
+        if self.track_all:
+            for rel in self._scan():
+                self.track(rel, text_only=True)
+        return self
+
+    def stop(self) -> None:
+        """Stop observing, report what is still pending, and join every thread."""
+        observer, self._observer = self._observer, None
+        if observer is not None:
+            observer.stop()
+            observer.join()
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join()
+
+    def __enter__(self) -> Watcher:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # --- baselines ------------------------------------------------------------------------
+
+    def track(self, path: str, *, text_only: bool = False) -> Baseline | None:
+        """Register `path`: read it through the sandbox and keep its content as its baseline.
+
+        Returns the baseline, or None when there is no readable regular file (or, with
+        `text_only`, when the file is binary). Raises the sandbox's path errors (outside_root, ...).
+        """
+        rel = self.sandbox.relpath(path)
+        current = self._look(rel, text_only=text_only)
+        if not isinstance(current, Baseline):
+            return None
+        with self._base_lock:
+            self._baselines[rel] = current
+        return current
+
+    def untrack(self, path: str) -> None:
+        """Forget the baseline of `path` (its later changes are reported without an old side)."""
+        with self._base_lock:
+            self._baselines.pop(path, None)
+
+    def baseline(self, path: str) -> Baseline | None:
+        """The baseline kept for a root-relative path, if any."""
+        with self._base_lock:
+            return self._baselines.get(path)
+
+    def get(self, timeout: float | None = None) -> FileChange | None:
+        """The next change (when no `on_change` was given), or None after `timeout` seconds."""
+        try:
+            return self._changes.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    # --- events (observer thread) ---------------------------------------------------------
+
+    def _on_event(self, event: FileSystemEvent) -> None:
+        kind = event.event_type
+        if kind in ("opened", "closed_no_write"):
+            return
+        src = self._rel(event.src_path, directory=event.is_directory)
+        dest = self._rel(event.dest_path, directory=event.is_directory) if kind == "moved" else None
+        if event.is_directory:
+            # Contents moved or deleted without per-file events (moved out of the tree): look again
+            # at every tracked file below.
+            if kind in ("deleted", "moved") and src is not None:
+                self._mark_many(self._tracked_below(src))
+            return
+        with self._cond:
+            now = time.monotonic()
+            if kind == "moved":
+                if src is not None and dest is not None:
+                    self._mark(src, now)
+                    self._mark(dest, now, appeared=True).sources.append(src)
+                    self._pending[src].links.add(dest)
+                    self._pending[dest].links.add(src)
+                elif dest is not None:
+                    self._mark(dest, now, appeared=True)
+                elif src is not None:
+                    self._mark(src, now)
+            elif src is not None:
+                self._mark(src, now, appeared=kind == "created")
+            self._cond.notify()
+
+    def _mark(self, rel: str, now: float, *, appeared: bool = False) -> _Pending:
+        pending = self._pending.get(rel)
+        if pending is None:
+            pending = self._pending[rel] = _Pending(first=now, last=now)
+        pending.last = now
+        pending.appeared = pending.appeared or appeared
+        return pending
+
+    def _mark_many(self, paths: list[str]) -> None:
+        with self._cond:
+            now = time.monotonic()
+            for rel in paths:
+                self._mark(rel, now)
+            self._cond.notify()
+
+    def _tracked_below(self, folder: str) -> list[str]:
+        prefix = folder.rstrip("/") + "/"
+        with self._base_lock:
+            return [p for p, b in self._baselines.items() if b is not None and p.startswith(prefix)]
+
+    def _rel(self, raw: bytes | str, *, directory: bool) -> str | None:
+        """The root-relative path of an event path, or None when outside or ignored."""
+        rel = os.path.relpath(os.fsdecode(raw), self.sandbox.root)
+        if rel == "." or rel == ".." or rel.startswith(".." + os.sep):
+            return None
+        rel = rel.replace(os.sep, "/")
+        if self.sandbox.is_denied(rel) or (directory and self.sandbox.is_denied(rel + "/")):
+            return None
+        return rel
+
+    # --- the worker -----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                batch = self._take_due(force=self._stopping)
+                while not batch:
+                    if self._stopping:
+                        return
+                    self._cond.wait(self._wait_time())
+                    batch = self._take_due(force=self._stopping)
+            try:
+                changes = self._settle(batch)
+            except Exception:  # keep watching: one bad batch must not end the worker
+                _log.exception("sandbox watcher: could not settle %s", sorted(batch))
+                continue
+            for change in changes:
+                self._deliver(change)
+
+    def _wait_time(self) -> float | None:
+        if not self._pending:
+            return None
+        now = time.monotonic()
+        return max(0.0, min(self._due_at(p) for p in self._pending.values()) - now)
+
+    def _due_at(self, pending: _Pending) -> float:
+        return min(pending.last + self.quiet, pending.first + self.max_delay)
+
+    def _take_due(self, *, force: bool) -> dict[str, _Pending]:
+        """Remove and return the pending paths that are due, with every path linked to them."""
+        now = time.monotonic()
+        due = [p for p, pend in self._pending.items() if force or self._due_at(pend) <= now]
+        batch: dict[str, _Pending] = {}
+        while due:
+            rel = due.pop()
+            pending = self._pending.pop(rel, None)
+            if pending is None:
+                continue
+            batch[rel] = pending
+            due.extend(pending.links)
+        return batch
+
+    def _deliver(self, change: FileChange) -> None:
+        if self._on_change is None:
+            self._changes.put(change)
+            return
+        try:
+            self._on_change(change)
+        except Exception:
+            _log.exception("sandbox watcher: on_change failed for %s", change.path)
+
+    def _settle(self, batch: dict[str, _Pending]) -> list[FileChange]:
+        """Compare each path of a batch with its baseline; moves first, then the rest."""
+        current = {rel: self._look(rel) for rel in batch}
+        changes: list[FileChange] = []
+        done: set[str] = set()
+        for dest, pending in batch.items():
+            new = current[dest]
+            if not pending.sources or not isinstance(new, Baseline):
+                continue
+            origin = self._origin(pending.sources[-1], batch)
+            old = self._known(origin) if origin is not None else None
+            if origin is None or old is None:
+                continue  # the source had no baseline (an editor's temp file): a plain change
+            changes.append(FileChange("moved", dest, old, new, old_path=origin))
+            self._set(dest, new)
+            self._set(origin, None)
+            done.add(dest)
+            if origin in batch and current[origin] is not _ABSENT:
+                batch[origin].appeared = True  # a new file took the moved one's place
+            else:
+                done.add(origin)
+        for rel, pending in batch.items():
+            if rel in done or current[rel] is _SKIP:
+                continue
+            change = self._compare(rel, self._known(rel), current[rel], pending.appeared)
+            if change is not None:
+                changes.append(change)
+        return changes
+
+    def _origin(self, source: str, batch: dict[str, _Pending]) -> str | None:
+        """The first path along a chain of renames (a → b → c) that has a baseline."""
+        seen: set[str] = set()
+        rel: str | None = source
+        while rel is not None and rel not in seen:
+            if self._known(rel) is not None:
+                return rel
+            seen.add(rel)
+            pending = batch.get(rel)
+            rel = pending.sources[-1] if pending is not None and pending.sources else None
+        return None
+
+    def _compare(
+        self, rel: str, old: Baseline | None, new: object, appeared: bool
+    ) -> FileChange | None:
+        if not isinstance(new, Baseline):
+            self._set(rel, None)
+            if old is None:
+                return None  # a temp file that came and went, or nothing we ever knew
+            return FileChange("deleted", rel, old, None)
+        self._set(rel, new)
+        if old is None:
+            return FileChange("created" if appeared else "modified", rel, None, new)
+        if old.sha256 == new.sha256:
+            return None  # touched, or written back unchanged
+        return FileChange("modified", rel, old, new)
+
+    def _known(self, rel: str) -> Baseline | None:
+        with self._base_lock:
+            if rel in self._baselines:
+                return self._baselines[rel]
+        return self._baseline_of(rel) if self._baseline_of is not None else None
+
+    def _set(self, rel: str, baseline: Baseline | None) -> None:
+        with self._base_lock:
+            self._baselines[rel] = baseline
+
+    # --- reading through the sandbox ------------------------------------------------------
+
+    def _look(self, rel: str, *, text_only: bool = False) -> object:
+        """The current baseline of `rel`, `_ABSENT` when no regular file is there, or `_SKIP`."""
+        # Ask version() first: read_bytes() of a missing file does not raise not_found yet.
+        found = self._hash_only(rel)
+        if not isinstance(found, Baseline):
+            return found
+        try:
+            data, version = self.sandbox.read_bytes(rel, max_bytes=self.max_baseline_bytes)
+        except SandboxError as exc:
+            if exc.code in _ABSENT_CODES:
+                return _ABSENT
+            if exc.code == "too_large":
+                return found
+            return _SKIP
+        except (AssertionError, TypeError):
+            return _SKIP  # deleted between the two calls; its delete event brings it back
+        if text_only:
+            try:
+                decode(data)
+            except SandboxError:
+                return _ABSENT
+        return Baseline(version.sha256, self.sandbox.store.put(data))
+
+    def _hash_only(self, rel: str) -> object:
+        try:
+            version = self.sandbox.version(rel)
+        except SandboxError as exc:
+            return _ABSENT if exc.code in _ABSENT_CODES else _SKIP
+        return _ABSENT if version is None else Baseline(version.sha256, None)
+
+    def _scan(self) -> Iterator[str]:
+        """Root-relative paths of the regular files in the tree, denied folders pruned."""
+        stack = [""]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = list(
+                    os.scandir(self.sandbox.root / folder if folder else self.sandbox.root)
+                )
+            except OSError:
+                continue
+            for entry in entries:
+                rel = f"{folder}/{entry.name}" if folder else entry.name
+                if entry.is_symlink():
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if not self.sandbox.is_denied(rel + "/"):
+                        stack.append(rel)
+                elif entry.is_file(follow_symlinks=False) and not self.sandbox.is_denied(rel):
+                    yield rel
+
+
+class _Handler(FileSystemEventHandler):
+    """Forwards watchdog's events to the watcher."""
+
+    def __init__(self, watcher: Watcher) -> None:
+        self._watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        self._watcher._on_event(event)
