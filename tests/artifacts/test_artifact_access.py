@@ -123,6 +123,10 @@ def test_artifact_of_never_raises_on_odd_inputs():
         {"artifact": {**TEXT_ARTIFACT, "payload": {"text": "x", "n": nested}}},
         {"artifact": {**TEXT_ARTIFACT, "payload": {"text": float("nan")}}},
         {"artifact": {**TEXT_ARTIFACT, "payload": {"text": "x", 1: "int key"}}},
+        {"artifact": {**TEXT_ARTIFACT, "kind": "json", "payload": {"data": float("inf")}}},
+        {"artifact": {**TEXT_ARTIFACT, "kind": "json", "payload": {"data": {1: 2}}}},
+        {"artifact": {**TEXT_ARTIFACT, "kind": "json", "payload": {"data": {"a", "b"}}}},
+        {"artifact": {**TEXT_ARTIFACT, "kind": "json", "payload": {"data": object()}}},
         {"structuredContent": {"structuredContent": {"structuredContent": RESULT}}},
     ]
     for item in odd:
@@ -159,3 +163,12 @@ def test_value_of_describes_what_has_no_text():
     assert value_of({"a": 1, "b": 2}) == "(no text: an object with keys a, b)"
     assert value_of(3.5) == "(no text: a value of type float)"
     assert len(value_of({str(i) * 50: i for i in range(100)})) <= 200
+
+
+def test_outer_structure_check_refuses_bool_versions_itself():
+    from edittools.artifacts._shape import outer_problem
+
+    assert outer_problem(TEXT_ARTIFACT, schema_id="edittools.tool-artifact") is None
+    for version in (True, False, 0, 1.0, "1", None):
+        bad = {**TEXT_ARTIFACT, "version": version}
+        assert outer_problem(bad, schema_id="edittools.tool-artifact") is not None

@@ -77,6 +77,10 @@ def test_malformed_metadata_is_dropped_and_a_v1_artifact_synthesised():
         {**FUTURE, "kind": ""},
         {**V1, "payload": {"no_path": 1}},
         {**FUTURE, "schema": None},
+        # A sound v1 text artifact but for its version: it must not be smuggled through.
+        {**V1, "kind": "text", "version": "1", "payload": {"text": "smuggled"}},
+        {**V1, "kind": "text", "version": True, "payload": {"text": "smuggled"}},
+        {**V1, "kind": "text", "version": 0, "payload": {"text": "smuggled"}},
         "a string",
     ):
         result = adapt({"value": "the text", "artifact": bad, "is_error": False})

@@ -84,6 +84,8 @@ def test_edit_without_original_file_uses_the_structured_patch(tmp_path, original
         [],
         "not a list",
         [{"oldStart": 1, "oldLines": 9, "newStart": 1, "newLines": 5, "lines": [" a"]}],
+        [{"oldStart": 1, "oldLines": 2, "newStart": 1, "newLines": 1, "lines": [" a"]}],
+        [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 2, "lines": [" a"]}],
         [{"oldStart": "1", "oldLines": 1, "newStart": 1, "newLines": 1, "lines": [" a"]}],
         [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": ["?a"]}],
         [{"oldStart": True, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": [" a"]}],
