@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,8 @@ class Workspace:
         self._reads: dict[str, ReadRecord] = {}
         self._history: dict[str, list[Change]] = {}
         self._event_counter = 0
+        # Several sessions (in one process or many) append to one journal: ids must not collide.
+        self._session_token = secrets.token_hex(4)
         self.dry_run = False
         """While true, tools compute their changes and diffs but write nothing."""
         self._load_history()
@@ -121,7 +124,7 @@ class Workspace:
     def next_event_id(self, name: str) -> str:
         """A fresh id for a stream event of this session."""
         self._event_counter += 1
-        return f"{name}-{os.getpid()}-{self._event_counter}"
+        return f"{name}-{self._session_token}-{self._event_counter}"
 
     def journal(self, event: StreamEvent) -> None:
         """Append a tool result to the session journal as a stream event."""

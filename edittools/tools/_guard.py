@@ -10,16 +10,36 @@ from sandbox import Version
 _SHOWN_DIFF_CHARS = 4000
 
 
-def ensure_fresh(ws: Workspace, path: str, data: bytes, version: Version) -> None:
+def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
+    """The bytes and version of an existing file, or a `not_found` error that says what to do."""
+    # Checked first because the sandbox's read of a missing final component does not report
+    # not_found (it trips an internal assertion); a file deleted in between still fails safely.
+    if not ws.sandbox.exists(path):
+        raise ToolError(
+            "not_found",
+            f"{path} does not exist. Check the path and its spelling, or create the file with "
+            "write.",
+            {"path": path},
+        )
+    return ws.sandbox.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+
+
+def ensure_fresh(
+    ws: Workspace, path: str, data: bytes, version: Version, *, must_have_read: bool = True
+) -> None:
     """Refuse a change unless the session read `path` and its content is still what it read.
 
     Staleness is judged by content (sha256), never by mtime, so formatters touching a file
-    without changing it cause no false alarms. A real change is shown as a diff.
+    without changing it cause no false alarms. A real change is shown as a diff. With
+    `must_have_read` off (patches, whose context lines check the content themselves) a file never
+    read passes, but one that changed since it was read is still refused.
     """
     if not ws.options.require_read:
         return
     record = ws.seen(path)
     if record is None:
+        if not must_have_read:
+            return
         raise ToolError(
             "not_read",
             f"{path} has not been read in this session. Read it first, then retry the change.",

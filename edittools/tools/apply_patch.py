@@ -11,6 +11,7 @@ from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts._build import changeset_result, diff_result
 from edittools.diff import diff_texts
 from edittools.tools._change import commit, wants_texts, with_blobs
+from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
 from sandbox import SandboxError, TextDocument, Version, decode
@@ -88,7 +89,8 @@ def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
         )
         payload = with_blobs(ws, payload, None, after)
         return _Staged((_Write(path, None, None, after),), payload)
-    before, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+    before, version = read_existing(ws, path)
+    ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
         old = _text_or_bytes(before)
         payload = diff_texts(old, None, path=path, include_texts=wants_texts(ws, len(before)))

@@ -8,7 +8,7 @@ from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts._build import diff_result
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._change import commit, summary, wants_texts, with_blobs
-from edittools.tools._guard import ensure_fresh
+from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
@@ -35,9 +35,9 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             )
         return write(ws, WriteParams(path=path, content=params.new_string))
     with sb.lock(path):
-        before, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+        before, version = read_existing(ws, path)
+        document = decode(before)  # binary or undecodable first: a read would not help
         ensure_fresh(ws, path, before, version)
-        document = decode(before)
         match = locate(
             document.text,
             params.old_string,
@@ -59,9 +59,9 @@ def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
     sb = ws.sandbox
     path = sb.relpath(params.path)
     with sb.lock(path):
-        before, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
-        ensure_fresh(ws, path, before, version)
+        before, version = read_existing(ws, path)
         original = decode(before)
+        ensure_fresh(ws, path, before, version)
         document = original
         tiers = []
         for number, operation in enumerate(params.edits, start=1):

@@ -11,6 +11,7 @@ from edittools._workspace import Workspace
 from edittools.artifacts import CodePayload, ToolResult
 from edittools.artifacts._build import code_result
 from edittools.artifacts._models import Attachment, Image, ImageArtifact, ImagePayload
+from edittools.tools._guard import read_existing
 from edittools.tools._language import language_of
 from edittools.tools._numbering import CUT_MARKER, numbered
 from edittools.tools._params import ReadParams
@@ -21,7 +22,7 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
     """Read `params.path`: numbered lines `offset`..`offset + limit - 1`, or an image."""
     sb = ws.sandbox
     path = sb.relpath(params.path)
-    data, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+    data, version = read_existing(ws, path)
     mime = image_mime(data)
     if mime is not None:
         ws.note_seen(path, data, version)
@@ -56,7 +57,7 @@ def _read_text(
     window = lines[params.offset - 1 : params.offset - 1 + limit]
     last = params.offset + len(window) - 1
     cap = ws.options.read_line_chars
-    size = sum(min(len(line), cap + len(CUT_MARKER) + 8) + 8 for line in window)
+    size = sum(_shown_chars(line, cap) for line in window)
     if size > ws.options.read_output_chars:
         fitting = _lines_that_fit(window, ws.options.read_output_chars, cap)
         raise ToolError(
@@ -88,10 +89,16 @@ def _read_text(
     return code_result(body + footer, payload)
 
 
+def _shown_chars(line: str, cap: int) -> int:
+    """About how many characters `line` takes in the numbered output (number, tab, cut marker)."""
+    return min(len(line), cap + len(CUT_MARKER) + 8) + 8
+
+
 def _lines_that_fit(window: list[str], budget: int, cap: int) -> int:
+    """How many lines from the start of `window` fit in `budget` (the same measure as the cap)."""
     used = 0
     for count, line in enumerate(window):
-        used += min(len(line), cap) + 8
+        used += _shown_chars(line, cap)
         if used > budget:
             return max(count, 1)
     return len(window)

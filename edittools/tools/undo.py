@@ -9,7 +9,7 @@ from edittools.artifacts._build import diff_result
 from edittools.diff import diff_texts
 from edittools.tools._change import summary, wants_texts, with_blobs
 from edittools.tools._params import UndoParams
-from sandbox import ABSENT, SandboxError, decode
+from sandbox import ABSENT, SandboxError, Version, decode
 
 
 def undo(ws: Workspace, params: UndoParams) -> ToolResult:
@@ -40,22 +40,41 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 "that newer work. Read the file and edit it instead.",
                 {"path": path},
             )
-        restored = None if change.before_blob is None else sb.store.get(change.before_blob)
-        if restored is None:
-            sb.delete(path, expect=version)
-            ws.forget(path)
-        else:
-            new_version = sb.write_bytes(
-                path, restored, expect=version if version is not None else ABSENT,
-                make_parents=True,
-            )  # fmt: skip
-            ws.note_seen(path, restored, new_version)
-        ws.pop_change(path)
+        restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
+        if not ws.dry_run:
+            _restore(ws, path, restored, version)
     include = wants_texts(ws, len(current or b""), len(restored or b""))
     payload = diff_texts(_text(current), _text(restored), path=path, include_texts=include)
     payload = with_blobs(ws, payload, current, restored)
     verb = "Undid the last change to" if restored is not None else "Undid the creation of"
     return diff_result(summary(verb, payload), payload)
+
+
+def _saved(ws: Workspace, path: str, blob_id: str) -> bytes:
+    """The bytes saved before the change, or an error that says they are gone."""
+    try:
+        return ws.sandbox.store.get(blob_id)
+    except SandboxError as exc:
+        raise ToolError(
+            "io_error",
+            f"The saved copy of {path} from before the last change is missing or damaged in the "
+            "state folder, so undo cannot restore it. The file is unchanged; edit it instead.",
+            {"path": path, "blob": blob_id, "cause": exc.code},
+        ) from exc
+
+
+def _restore(ws: Workspace, path: str, restored: bytes | None, version: Version | None) -> None:
+    """Put `restored` back over `path` (delete it when None) and pop the change undone."""
+    sb = ws.sandbox
+    if restored is None:
+        sb.delete(path, expect=version)
+        ws.forget(path)
+    else:
+        new_version = sb.write_bytes(
+            path, restored, expect=version if version is not None else ABSENT, make_parents=True
+        )
+        ws.note_seen(path, restored, new_version)
+    ws.pop_change(path)
 
 
 def _text(data: bytes | None) -> str | bytes | None:
