@@ -89,11 +89,22 @@ class Sandbox:
     def relpath(self, path: PathArg) -> str:
         """The normalised, '/'-separated root-relative path after resolving in-root symlinks.
 
-        Works when the final component does not exist; "." names the root. Raises outside_root and
-        the other path errors.
+        Works when the final component, or folders on the way, do not exist yet (the name they
+        would get); "." names the root. Raises outside_root and the other path errors.
         """
-        with self._resolve(path, check_deny=False) as r:
-            return r.rel
+        return self._rel(path, check_deny=False)
+
+    def _rel(self, path: PathArg, *, check_deny: bool) -> str:
+        try:
+            with self._resolve(path, check_deny=check_deny) as r:
+                return r.rel
+        except SandboxError as exc:
+            if exc.code != "not_found":
+                raise
+            rel = self._missing_rel(path)
+            if rel is None:
+                raise
+            return rel
 
     def is_denied(self, relpath: str) -> bool:
         """Whether a resolved relative path matches a deny pattern or lies in the state folder."""
@@ -292,9 +303,7 @@ class Sandbox:
     @contextlib.contextmanager
     def lock(self, path: PathArg) -> Iterator[None]:
         """Hold the cross-process lock of one file (re-entrant within a thread)."""
-        with self._resolve(path) as r:
-            rel = r.rel
-        with self._locks.hold(rel):
+        with self._locks.hold(self._rel(path, check_deny=True)):
             yield
 
     def close(self) -> None:

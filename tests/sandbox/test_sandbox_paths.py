@@ -61,9 +61,14 @@ def test_relpath_normalises_and_allows_a_missing_final_component(sb: Sandbox) ->
     assert sb.relpath("inner/..") == "."
     assert sb.relpath(".") == "."
     assert sb.relpath(pathlib.PurePosixPath("inner") / "sub") == "inner/sub"
+    assert sb.relpath("missing/dir/x.txt") == "missing/dir/x.txt"  # folders not made yet
+    assert sb.relpath("ok_dir_link/new/x.txt") == "inner/new/x.txt"
     with pytest.raises(SandboxError) as info:
-        sb.relpath("missing/dir/x.txt")
+        sb.relpath("missing/../x.txt")  # ".." after a missing folder cannot be resolved
     assert info.value.code == "not_found"
+    with sb.lock("missing/dir/x.txt"):
+        sb.write_bytes("missing/dir/x.txt", b"x", make_parents=True)
+    assert sb.relpath("missing/dir/x.txt") == "missing/dir/x.txt"
 
 
 def test_write_through_in_root_symlink_replaces_the_target(sb: Sandbox) -> None:
