@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from edittools.cli import _demo, _tools, _views
+from edittools.cli import _demo, _tools, _views, _watch
 
 __all__ = ["main"]
 
@@ -21,7 +21,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Safe file tools for coding agents, and views of the diffs they make.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (_demo, _views, _tools):
+    for module in (_demo, _views, _tools, _watch):
         module.register(sub)
     return parser
 
