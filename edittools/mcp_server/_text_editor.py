@@ -114,6 +114,13 @@ def insert(session: Session, path: str, line: int, text: str) -> ToolResult:
     """
     sb = session.sandbox
     try:
+        if sb.version(path) is None:
+            rel = sb.relpath(path)
+            return error_result(
+                "not_found",
+                f"{rel!r} does not exist. Use create to make a new file.",
+                {"path": rel},
+            )
         data, _ = sb.read_bytes(path, max_bytes=session.options.max_file_bytes)
         document = decode(data)
     except SandboxError as exc:

@@ -1,0 +1,272 @@
+"""The dialects' tool surfaces, called in process on real directories (the fast half)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import edittools.mcp_server as mcp_server
+from edittools._session import Session
+from edittools.artifacts import ToolResult
+from edittools.mcp_server import DIALECTS, insert, output_schema, serve, surface
+
+
+def tool(dialect: str, name: str) -> mcp_server.SurfaceTool:
+    return next(t for t in surface(dialect) if t.name == name)
+
+
+def code_of(result: ToolResult) -> str | None:
+    data = result.model_dump(mode="json", by_alias=True)
+    artifact = data["artifact"] or {}
+    return artifact.get("payload", {}).get("code") if artifact.get("kind") == "error" else None
+
+
+def conforms(result: ToolResult) -> dict[str, Any]:
+    """The structured content of `result`, checked against the tools' output schema."""
+    data = mcp_server.call_tool_result(result).structured_content
+    jsonschema.validate(data, output_schema())
+    return data
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Session:
+    (tmp_path / "notes.txt").write_text("one\ntwo\nthree\n")
+    with Session(tmp_path, deny=["secret"]) as s:
+        yield s
+
+
+def test_all_is_sorted_and_exactly_the_public_names() -> None:
+    public = {
+        name
+        for name in vars(mcp_server)
+        if not name.startswith("_")
+        and name not in {"annotations"}
+        # submodules are attributes of a package too; they are not part of the surface
+        and not isinstance(getattr(mcp_server, name), type(os))
+    }
+    assert mcp_server.__all__ == sorted(mcp_server.__all__)
+    assert set(mcp_server.__all__) == public
+
+
+def test_dialects_show_the_names_agents_are_trained_on() -> None:
+    names = {d: [t.name for t in surface(d)] for d in DIALECTS}
+    assert names == {
+        "edittools": ["read", "write", "edit", "multi_edit", "apply_patch", "undo"],
+        "claude-code": ["Read", "Write", "Edit"],
+        "anthropic": ["str_replace_based_edit_tool"],
+        "mcp-filesystem": ["read_text_file", "write_file", "edit_file"],
+        "codex": ["apply_patch"],
+    }
+    readers = {(d, t.name) for d in DIALECTS for t in surface(d) if t.read_only}
+    assert readers == {
+        ("edittools", "read"),
+        ("claude-code", "Read"),
+        ("mcp-filesystem", "read_text_file"),
+    }
+    for d in DIALECTS:
+        for t in surface(d):
+            assert t.title and t.description
+            assert t.input_schema["type"] == "object"
+            assert t.input_schema["additionalProperties"] is False
+            assert t.read_only or t.destructive  # every changing tool here may overwrite text
+
+
+def test_unknown_dialect_or_transport_is_refused_before_serving(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown dialect 'vim'"):
+        surface("vim")
+    with pytest.raises(ValueError, match="unknown dialect"):
+        serve(str(tmp_path), dialect="vim")
+    with pytest.raises(ValueError, match="unknown transport 'carrier-pigeon'"):
+        serve(str(tmp_path), transport="carrier-pigeon")
+
+
+def test_output_schema_accepts_every_kind_of_result_and_refuses_a_broken_one(
+    session: Session,
+) -> None:
+    results = [
+        session.read("notes.txt"),
+        session.edit("notes.txt", "two", "2"),
+        session.edit("notes.txt", "absent", "x"),
+        session.apply_patch(
+            "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Add File: b.txt\n+b\n*** End Patch\n"
+        ),
+        tool("anthropic", "str_replace_based_edit_tool").call(
+            session, {"command": "view", "path": "."}
+        ),
+    ]
+    kinds = [conforms(r)["artifact"]["kind"] for r in results]
+    assert kinds == ["code", "diff", "error", "changeset", "table"]
+    broken = conforms(results[1])
+    broken["artifact"]["schema"] = "someone-else"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, output_schema())
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"artifact": None}, output_schema())
+
+
+def test_claude_code_arguments_are_checked_with_a_clear_error(session: Session) -> None:
+    result = tool("claude-code", "Read").call(session, {"file_path": "notes.txt", "offset": "x"})
+    assert result.is_error and code_of(result) == "invalid_arguments"
+    assert "offset" in result.value and "Fix them" in result.value
+    result = tool("claude-code", "Edit").call(session, {"path": "notes.txt"})
+    assert code_of(result) == "invalid_arguments"
+    assert "file_path" in result.value
+
+
+def test_filesystem_read_head_tail_and_not_both(session: Session) -> None:
+    read = tool("mcp-filesystem", "read_text_file").call
+    assert read(session, {"path": "notes.txt", "head": 1}).value.startswith("     1\tone\n")
+    assert read(session, {"path": "notes.txt", "tail": 1}).value.startswith("     3\tthree")
+    assert read(session, {"path": "notes.txt", "tail": 9}).value.startswith("     1\tone\n")
+    both = read(session, {"path": "notes.txt", "head": 1, "tail": 1})
+    assert code_of(both) == "invalid_arguments" and "not both" in both.value
+
+
+def test_filesystem_dry_run_shows_the_diff_and_writes_nothing(session: Session) -> None:
+    edit = tool("mcp-filesystem", "edit_file").call
+    session.read("notes.txt")
+    edits = [{"oldText": "one", "newText": "1"}, {"oldText": "three", "newText": "3"}]
+    dry = edit(session, {"path": "notes.txt", "edits": edits, "dryRun": True})
+    assert (session.sandbox.root / "notes.txt").read_text() == "one\ntwo\nthree\n"
+    assert "nothing was written" in dry.value and "```diff\n" in dry.value
+    assert "-one\n+1\n two\n-three\n+3\n" in dry.value
+    real = edit(session, {"path": "notes.txt", "edits": edits})
+    assert (session.sandbox.root / "notes.txt").read_text() == "1\ntwo\n3\n"
+    assert real.value.startswith("Edited notes.txt (+2 -2).\n\n```diff\n")
+    assert real.value.split("\n", 1)[1] == dry.value.split("\n", 1)[1]  # the same diff
+    failed = edit(session, {"path": "notes.txt", "edits": [{"oldText": "zzz", "newText": "y"}]})
+    assert failed.is_error and code_of(failed) == "no_match"
+
+
+def test_text_editor_view_replace_undo_and_missing_arguments(session: Session) -> None:
+    call = tool("anthropic", "str_replace_based_edit_tool").call
+    view = call(session, {"command": "view", "path": "notes.txt", "view_range": [2, 2]})
+    assert view.value.startswith("     2\ttwo\n")
+    assert "     3" not in view.value.split("\n\n")[0]
+    bad_range = call(session, {"command": "view", "path": "notes.txt", "view_range": [3, 2]})
+    assert code_of(bad_range) == "invalid_arguments"
+    missing = call(session, {"command": "str_replace", "path": "notes.txt"})
+    assert code_of(missing) == "invalid_arguments" and "old_str" in missing.value
+    deleted = call(session, {"command": "str_replace", "path": "notes.txt", "old_str": "two\n"})
+    assert not deleted.is_error, deleted.value
+    assert (session.sandbox.root / "notes.txt").read_text() == "one\nthree\n"
+    undone = call(session, {"command": "undo_edit", "path": "notes.txt"})
+    assert not undone.is_error, undone.value
+    assert (session.sandbox.root / "notes.txt").read_text() == "one\ntwo\nthree\n"
+    created = call(session, {"command": "create", "path": "new.txt", "file_text": "hi\n"})
+    assert not created.is_error, created.value
+    assert (session.sandbox.root / "new.txt").read_text() == "hi\n"
+
+
+def test_text_editor_lists_two_levels_leaving_out_hidden_denied_and_state(
+    session: Session, tmp_path: Path
+) -> None:
+    root = session.sandbox.root
+    for rel in ["src/pkg/deep/x.py", "src/a.py", "src/.hidden", "secret/key", ".env"]:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x")
+    outside = tmp_path.parent / (tmp_path.name + "-outside")
+    outside.mkdir()
+    (outside / "loot.txt").write_text("x")
+    os.symlink(outside, root / "src" / "link")
+    call = tool("anthropic", "str_replace_based_edit_tool").call
+    listing = call(session, {"command": "view", "path": "."})
+    assert not listing.is_error, listing.value
+    assert listing.value.splitlines()[1:] == [
+        "notes.txt",
+        "src/",
+        "src/a.py",
+        "src/link",
+        "src/pkg/",
+    ]
+    assert "loot" not in listing.value
+    rows = conforms(listing)["artifact"]["payload"]["rows"]
+    assert rows[3][:2] == ["src/link", "link"]  # listed, not followed
+    sub = call(session, {"command": "view", "path": str(root / "src")})
+    assert sub.value.splitlines()[1:] == ["src/a.py", "src/link", "src/pkg/", "src/pkg/deep/"]
+    assert code_of(call(session, {"command": "view", "path": "secret"})) == "denied"
+    assert code_of(call(session, {"command": "view", "path": "src/link"})) == "outside_root"
+    assert code_of(call(session, {"command": "view", "path": "../"})) == "outside_root"
+
+
+def test_insert_errors_name_what_to_do(session: Session) -> None:
+    refused = insert(session, "notes.txt", 1, "x")
+    assert code_of(refused) == "not_read"  # insert is a change: the file must be read first
+    session.read("notes.txt")
+    past = insert(session, "notes.txt", 4, "x")
+    assert code_of(past) == "invalid_arguments" and "between 0 and 3" in past.value
+    assert code_of(insert(session, "missing.txt", 0, "x")) == "not_found"
+    assert code_of(insert(session, "../up.txt", 0, "x")) == "outside_root"
+    assert (session.sandbox.root / "notes.txt").read_text() == "one\ntwo\nthree\n"
+
+
+def test_insert_accepts_new_str_as_the_text(session: Session) -> None:
+    call = tool("anthropic", "str_replace_based_edit_tool").call
+    session.read("notes.txt")
+    result = call(
+        session, {"command": "insert", "path": "notes.txt", "insert_line": 0, "new_str": "zero"}
+    )
+    assert not result.is_error, result.value
+    assert result.value == "Inserted text after line 0 of notes.txt (+1 -0)."
+    assert (session.sandbox.root / "notes.txt").read_text() == "zero\none\ntwo\nthree\n"
+
+
+line_text = st.text(alphabet="ab \t€", min_size=1, max_size=6)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Session:
+    """One session for every example of the property test, each example on a file of its own."""
+    with Session(tmp_path_factory.mktemp("insert")) as s:
+        yield s
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lines=st.lists(line_text, max_size=6),
+    newline=st.sampled_from(["\n", "\r\n"]),
+    final=st.booleans(),
+    inserted=st.lists(line_text, min_size=1, max_size=3),
+    inserted_final=st.booleans(),
+    where=st.integers(min_value=0, max_value=6),
+)
+def test_insert_puts_lines_after_the_line_and_keeps_the_newline_style(
+    shared: Session,
+    lines: list[str],
+    newline: str,
+    final: bool,
+    inserted: list[str],
+    inserted_final: bool,
+    where: int,
+) -> None:
+    where = min(where, len(lines))
+    original = newline.join(lines) + (newline if final and lines else "")
+    text = "\n".join(inserted) + ("\n" if inserted_final else "")
+    # The text's own final newline decides only when it ends the file.
+    at_end = not lines or (where == len(lines) and not final)
+    ends_with_newline = inserted_final if at_end else final
+    expected_lines = lines[:where] + inserted + lines[where:]
+    style = newline if len(lines) > 1 or (lines and final) else "\n"  # no newline: LF
+    expected = style.join(expected_lines) + (style if ends_with_newline else "")
+    name = f"f{next(_numbers)}.txt"
+    path = shared.sandbox.root / name
+    path.write_bytes(original.encode())
+    shared.read(name)
+    result = insert(shared, name, where, text)
+    assert not result.is_error, result.value
+    assert path.read_bytes() == expected.encode()
+    stats = conforms(result)["artifact"]["payload"]["stats"]
+    # A last line without a newline may gain one when text goes after it: one line changes.
+    touched = 1 if lines and where == len(lines) and not final else 0
+    assert stats["added"] - stats["removed"] == len(inserted)
+    assert stats["removed"] <= touched
+
+
+_numbers = itertools.count()
