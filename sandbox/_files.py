@@ -22,12 +22,15 @@ from ._errors import SandboxError, from_oserror
 
 __all__ = [
     "ABSENT",
+    "PRESENT",
     "TEMP_SUFFIX",
     "AbsentType",
     "Version",
     "atomic_write",
+    "check_expect",
     "check_regular",
     "hash_file",
+    "lstat_regular",
     "read_file",
     "temp_name",
 ]
@@ -219,3 +222,42 @@ def atomic_write(
 def _owner(fd: int) -> tuple[int, int]:
     st = os.fstat(fd)
     return st.st_uid, st.st_gid
+
+
+# Stands for "exists, content not hashed" where only existence matters (expect=ABSENT).
+PRESENT = Version(sha256="", size=-1, mtime_ns=-1, inode=-1)
+
+
+def lstat_regular(dir_fd: int, name: str, rel: str) -> os.stat_result | None:
+    """The entry's stat without following; None when absent; loop if it is now a symlink."""
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise from_oserror(exc, rel, "inspect") from exc
+    if stat.S_ISLNK(st.st_mode):
+        raise SandboxError("loop", f"{rel!r} turned into a symlink; retry.", path=rel)
+    check_regular(st, rel)
+    return st
+
+
+def check_expect(expect: Version | AbsentType | None, current: Version | None, rel: str) -> None:
+    """Raise stale or exists unless `current` satisfies the compare-and-swap `expect`."""
+    if expect is None:
+        return
+    if expect is ABSENT:
+        if current is not None:
+            raise SandboxError(
+                "exists",
+                f"{rel!r} already exists; read it and pass its version as expect= to replace it.",
+                path=rel,
+            )
+        return
+    if current is None or current.sha256 != expect.sha256:
+        state = "was deleted" if current is None else "changed"
+        raise SandboxError(
+            "stale",
+            f"{rel!r} {state} since the expected version; read it again and redo the change.",
+            path=rel,
+        )

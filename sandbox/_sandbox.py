@@ -21,7 +21,18 @@ from types import TracebackType
 import pathspec
 
 from ._errors import SandboxError, from_oserror
-from ._files import ABSENT, AbsentType, Version, atomic_write, check_regular, hash_file, read_file
+from ._files import (
+    ABSENT,
+    PRESENT,
+    AbsentType,
+    Version,
+    atomic_write,
+    check_expect,
+    check_regular,
+    hash_file,
+    lstat_regular,
+    read_file,
+)
 from ._files import temp_name as _temp_name
 from ._lock import LockTable
 from ._paths import PathResolver, Resolved, ResolverName
@@ -243,7 +254,7 @@ class Sandbox:
                     check_regular(r.stat, r.rel)
                 with self._locks.hold(r.rel):
                     try:
-                        like = _lstat(r.dir_fd, r.name, r.rel)
+                        like = lstat_regular(r.dir_fd, r.name, r.rel)
                     except SandboxError as exc:
                         if exc.code == "loop":  # became a symlink after resolution
                             continue
@@ -252,9 +263,9 @@ class Sandbox:
                     if like is not None and expect is not None:
                         # Only a compare-and-swap needs the content hash; it is read under the lock.
                         found = hash_file(r.dir_fd, r.name, r.rel) if expect is not ABSENT else None
-                        current = found[0] if found else _PRESENT
+                        current = found[0] if found else PRESENT
                         like = found[1] if found else like
-                    _check_expect(expect, current, r.rel)
+                    check_expect(expect, current, r.rel)
                     tmp = _temp_name()
                     with self._state.pending(r.rel.rpartition("/")[0], tmp):
                         return atomic_write(
@@ -293,7 +304,7 @@ class Sandbox:
                     check_regular(target.stat, target.rel)
                     found = hash_file(target.dir_fd, target.name, target.rel)
                     current = found[0] if found else None
-                _check_expect(expect, current, entry.rel)
+                check_expect(expect, current, entry.rel)
             try:
                 os.unlink(entry.name, dir_fd=entry.dir_fd)
                 os.fsync(entry.dir_fd)
@@ -340,48 +351,10 @@ def _check_state_dir(state_dir: str) -> str:
     return "/".join(parts)
 
 
-# Stands for "exists, content not hashed" where only existence matters (expect=ABSENT).
-_PRESENT = Version(sha256="", size=-1, mtime_ns=-1, inode=-1)
-
-
-def _lstat(dir_fd: int, name: str, rel: str) -> os.stat_result | None:
-    """The entry's stat without following; None when absent; loop if it is now a symlink."""
-    try:
-        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise from_oserror(exc, rel, "inspect") from exc
-    if stat.S_ISLNK(st.st_mode):
-        raise SandboxError("loop", f"{rel!r} turned into a symlink; retry.", path=rel)
-    check_regular(st, rel)
-    return st
-
-
 def _require_file(r: Resolved, path: PathArg) -> None:
     if r.name is None:
         raise SandboxError(
             "is_directory", f"{os.fspath(path)!r} is the sandbox root; give a file path.", path="."
-        )
-
-
-def _check_expect(expect: Version | AbsentType | None, current: Version | None, rel: str) -> None:
-    if expect is None:
-        return
-    if expect is ABSENT:
-        if current is not None:
-            raise SandboxError(
-                "exists",
-                f"{rel!r} already exists; read it and pass its version as expect= to replace it.",
-                path=rel,
-            )
-        return
-    if current is None or current.sha256 != expect.sha256:
-        state = "was deleted" if current is None else "changed"
-        raise SandboxError(
-            "stale",
-            f"{rel!r} {state} since the expected version; read it again and redo the change.",
-            path=rel,
         )
 
 
