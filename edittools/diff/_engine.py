@@ -1,15 +1,20 @@
 """The line diff of two byte strings: changes with line numbers and byte offsets.
 
 Common leading and trailing lines are skipped at memcmp speed (stripping them never changes the
-minimum); the lines in between are diffed exactly over interned ids.
+minimum). A small middle is diffed exactly in one piece; a large one goes to the windowed scanner
+of `_fast`, which touches only the lines around each difference.
 """
 
 from __future__ import annotations
 
-from edittools.diff._exact import diff_lines
-from edittools.diff._hunks import Change
-from edittools.diff._lines import NL, split_lines
+from edittools.diff._changes import Change, to_changes
+from edittools.diff._exact import diff_keys
+from edittools.diff._fast import scan_changes
+from edittools.diff._lines import NL, split_keys
 from edittools.diff._scan import common_prefix, common_suffix
+
+# Middles up to this many bytes (both sides together) are diffed in one exact piece.
+SMALL_REGION = 64 * 1024
 
 
 def trim_common(a: bytes, b: bytes) -> tuple[int, int, int, int]:
@@ -18,14 +23,13 @@ def trim_common(a: bytes, b: bytes) -> tuple[int, int, int, int]:
     ``a[:pa] == b[:pb]`` (so ``pa == pb``) and ``a[ea:] == b[eb:]``; every bound is a line start
     (or the end of the data).
     """
-    ma = memoryview(b)
+    mb = memoryview(b)
     n, m = len(a), len(b)
-    p = common_prefix(a, b, ma, 0, 0, min(n, m))
+    p = common_prefix(a, b, mb, 0, 0, min(n, m))
     if p == n == m:
         return n, n, m, m
     pa = a.rfind(NL, 0, p) + 1
-    limit = min(n - pa, m - pa)
-    s = common_suffix(a, b, ma, n, m, limit)
+    s = common_suffix(a, b, mb, n, m, min(n - pa, m - pa))
     x, y = n - s, m - s
     if s and (x == pa or a[x - 1] == 10) and (y == pa or b[y - 1] == 10):
         q = s
@@ -43,7 +47,9 @@ def line_changes(
     if pa == ea and pb == eb:
         return [], True
     first = old.count(NL, 0, pa)
-    return region_changes(old, new, pa, ea, pb, eb, first, first, deadline)
+    if (ea - pa) + (eb - pb) <= SMALL_REGION:
+        return region_changes(old, new, pa, ea, pb, eb, first, first, deadline)
+    return scan_changes(old, new, pa, ea, pb, eb, first, deadline)
 
 
 def region_changes(
@@ -57,30 +63,11 @@ def region_changes(
     line_b: int,
     deadline: float | None = None,
 ) -> tuple[list[Change], bool]:
-    """Diff whole lines ``old[pa:ea]`` against ``new[pb:eb]``; the regions start at the given lines."""
-    a_lines = split_lines(old, pa, ea)
-    b_lines = split_lines(new, pb, eb)
-    blocks, minimal = diff_lines(a_lines, b_lines, deadline=deadline)
-    return _with_offsets(blocks, a_lines, b_lines, pa, pb, line_a, line_b), minimal
+    """Diff whole lines ``old[pa:ea]`` against ``new[pb:eb]`` exactly, in one piece.
 
-
-def _with_offsets(
-    blocks: list[tuple[int, int, int, int]],
-    a_lines: list[bytes],
-    b_lines: list[bytes],
-    pa: int,
-    pb: int,
-    line_a: int,
-    line_b: int,
-) -> list[Change]:
-    changes: list[Change] = []
-    ia = ib = 0  # line cursor in each list
-    oa, ob = pa, pb  # byte offset of that line
-    for a0, a1, b0, b1 in blocks:
-        oa += sum(map(len, a_lines[ia:a0]))
-        ob += sum(map(len, b_lines[ib:b0]))
-        oa1 = oa + sum(map(len, a_lines[a0:a1]))
-        ob1 = ob + sum(map(len, b_lines[b0:b1]))
-        changes.append(Change(line_a + a0, line_a + a1, line_b + b0, line_b + b1, oa, oa1, ob, ob1))
-        ia, ib, oa, ob = a1, b1, oa1, ob1
-    return changes
+    The regions start at lines `line_a` and `line_b` (0-based) of their texts.
+    """
+    a_keys = split_keys(old, pa, ea)
+    b_keys = split_keys(new, pb, eb)
+    blocks, minimal = diff_keys(a_keys, b_keys, deadline=deadline)
+    return to_changes(blocks, a_keys, b_keys, (pa, ea, pb, eb), line_a, line_b), minimal

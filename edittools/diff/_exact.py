@@ -1,119 +1,152 @@
 """Exact line diff over interned line ids, with Myers run in C++ by fast-diff-match-patch.
 
-Each distinct line gets an integer id; lines that occur on one side only can never be matched, so
-they are dropped before the diff (as xdiff and GNU diff do) and come back as plain deletions or
-insertions: the longest common subsequence is unchanged, and the search space shrinks a lot on
-heavy rewrites. The remaining ids become one character each and the C++ Myers diff runs over the
-two strings with no time limit, no line mode and no cleanup, which makes it exact.
+Lines that occur on one side only can never be matched, so they are dropped before the diff (as
+xdiff and GNU diff do) and come back as plain deletions or insertions: the longest common
+subsequence is unchanged and the search space shrinks a lot on heavy rewrites. Every remaining
+distinct line becomes one character and the C++ Myers diff runs over the two strings with no time
+limit, no line mode and no cleanup, which makes it exact. Interning runs in C-level iterators
+(set intersection, ``map`` over a dict), so no Python code runs per line.
+
+With a deadline, a time-limited run of the same engine first gives a correct diff and an upper
+bound on the distance. It is kept as exact when it meets the multiset lower bound (every line value
+changed in one direction only); otherwise the exact run is made only if its estimated cost fits in
+the time left, and the time-limited result is returned, flagged not minimal, when it does not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections import Counter
+from itertools import chain, compress, count
 
 import fast_diff_match_patch
 
 from edittools.diff._myers import Block, BudgetExceeded, diff_ids
 
-# Code points usable for ids: 1..0xD7FF and 0xE000..0x10FFFF (no NUL, no surrogates).
-_SURROGATES = 0xE000 - 0xD800
-_MAX_IDS = 0x10FFFF - _SURROGATES
+# Code points usable as ids: no NUL and no surrogates.
+_MAX_IDS = 0x10FFFF - (0xE000 - 0xD800)
+# Seconds per unit of squared distance, a cautious fit of the C++ engine on this kind of input.
+_SECONDS_PER_D2 = 2e-9
+_SMALL = 4096
 
 
-def _char(ident: int) -> str:
-    return chr(ident if ident < 0xD800 else ident + _SURROGATES)
+def _id_chars() -> chain[str]:
+    return chain(map(chr, range(1, 0xD800)), map(chr, range(0xE000, 0x110000)))
 
 
-def diff_lines(
-    a: Sequence[bytes],
-    b: Sequence[bytes],
-    *,
-    deadline: float | None = None,
+def diff_keys(
+    a: list[bytes], b: list[bytes], *, deadline: float | None = None
 ) -> tuple[list[Block], bool]:
-    """Diff two line lists; return change blocks and whether they are minimal.
-
-    Within the deadline the result is exact. If the exact search cannot finish in time, the C++
-    engine is run again with the time left (at least a small slice) as its limit: a correct diff
-    that may not be minimal, reported with ``False``.
-    """
-    ids: dict[bytes, int] = {}
-    in_a: dict[bytes, bool] = {}
-    for line in a:
-        in_a[line] = True
-    keep_a: list[int] = []
-    keep_b: list[int] = []
-    seq_b: list[int] = []
-    setdefault = ids.setdefault
-    for j, line in enumerate(b):
-        if line in in_a:
-            seq_b.append(setdefault(line, len(ids) + 1))
-            keep_b.append(j)
-    seq_a: list[int] = []
-    get = ids.get
-    for i, line in enumerate(a):
-        ident = get(line)
-        if ident is not None:
-            seq_a.append(ident)
-            keep_a.append(i)
-    minimal = True
-    if not seq_a or not seq_b:
-        pairs: list[Block] = []
-    elif len(ids) > _MAX_IDS:
-        try:
-            pairs = _matches_from_blocks(diff_ids(seq_a, seq_b, deadline=deadline), len(seq_a))
-        except BudgetExceeded:
-            pairs = []
-            minimal = False
-    else:
-        sa = "".join(map(_char, seq_a))
-        sb = "".join(map(_char, seq_b))
-        pairs, minimal = _cpp_matches(sa, sb, deadline)
-    return _blocks_from_matches(pairs, keep_a, keep_b, len(a), len(b)), minimal
+    """Diff two lists of line keys; return change blocks and whether they are minimal."""
+    n, m = len(a), len(b)
+    if not n or not m:
+        return ([(0, n, 0, m)] if n or m else []), True
+    common = set(a).intersection(b)
+    if not common:
+        return [(0, n, 0, m)], True
+    if len(common) > _MAX_IDS:
+        return _python_diff(a, b, common, deadline)
+    chars = dict(zip(common, _id_chars(), strict=False))
+    sa = "".join(filter(None, map(chars.get, a)))
+    sb = "".join(filter(None, map(chars.get, b)))
+    keep_a = None if len(sa) == n else list(compress(count(), map(chars.__contains__, a)))
+    keep_b = None if len(sb) == m else list(compress(count(), map(chars.__contains__, b)))
+    runs, minimal = _cpp_runs(sa, sb, deadline)
+    return _blocks_from_runs(runs, keep_a, keep_b, n, m), minimal
 
 
-def _cpp_matches(sa: str, sb: str, deadline: float | None) -> tuple[list[Block], bool]:
-    """Equal runs ``(i, i_end, j, j_end)`` of the reduced sequences, from the C++ engine."""
-    ops = fast_diff_match_patch.diff(sa, sb, timelimit=0, checklines=False, cleanup="No")
-    minimal = True
+def _cpp_runs(sa: str, sb: str, deadline: float | None) -> tuple[list[Block], bool]:
+    if deadline is None or len(sa) + len(sb) <= _SMALL:
+        return _runs(_exact(sa, sb)), True
+    left = deadline - time.monotonic()
+    quick = fast_diff_match_patch.diff(
+        sa, sb, timelimit=max(left / 4, 0.001), checklines=False, cleanup="No"
+    )
+    upper = sum(length for op, length in quick if op != "=")
+    if upper == _multiset_bound(sa, sb):
+        return _runs(quick), True
+    left = deadline - time.monotonic()
+    if _SECONDS_PER_D2 * upper * upper > left:
+        return _runs(quick), False
+    return _runs(_exact(sa, sb)), True
+
+
+def _exact(sa: str, sb: str) -> list[tuple[str, int]]:
+    ops: list[tuple[str, int]] = fast_diff_match_patch.diff(
+        sa, sb, timelimit=0, checklines=False, cleanup="No"
+    )
+    return ops
+
+
+def _multiset_bound(sa: str, sb: str) -> int:
+    """Lower bound on the distance: lines whose count differs must be inserted or deleted."""
+    ca, cb = Counter(sa), Counter(sb)
+    return sum(((ca - cb) + (cb - ca)).values())
+
+
+def _runs(ops: list[tuple[str, int]]) -> list[Block]:
+    """Equal runs ``(i0, i1, j0, j1)`` of the two strings from an edit script."""
     runs: list[Block] = []
     i = j = 0
-    for op, n in ops:
+    for op, length in ops:
         if op == "=":
-            runs.append((i, i + n, j, j + n))
-            i += n
-            j += n
+            runs.append((i, i + length, j, j + length))
+            i += length
+            j += length
         elif op == "-":
-            i += n
+            i += length
         else:
-            j += n
-    return runs, minimal
+            j += length
+    return runs
 
 
-def _matches_from_blocks(blocks: list[Block], n: int) -> list[Block]:
-    """Turn change blocks into the equal runs between them."""
+def _python_diff(
+    a: list[bytes], b: list[bytes], common: set[bytes], deadline: float | None
+) -> tuple[list[Block], bool]:
+    """More distinct common lines than code points: the pure-Python engine over ids."""
+    ids = dict(zip(common, count(1), strict=False))
+    seq_a = [ids[x] for x in a if x in ids]
+    seq_b = [ids[x] for x in b if x in ids]
+    keep_a = [i for i, x in enumerate(a) if x in ids]
+    keep_b = [j for j, x in enumerate(b) if x in ids]
+    try:
+        blocks = diff_ids(seq_a, seq_b, deadline=deadline)
+    except BudgetExceeded:
+        return [(0, len(a), 0, len(b))], False
     runs: list[Block] = []
     i = j = 0
     for a0, a1, b0, b1 in blocks:
         if a0 > i:
             runs.append((i, a0, j, b0))
         i, j = a1, b1
-    if i < n:
-        runs.append((i, n, j, j + (n - i)))
-    return runs
+    if i < len(seq_a):
+        runs.append((i, len(seq_a), j, len(seq_b)))
+    return _blocks_from_runs(runs, keep_a, keep_b, len(a), len(b)), True
 
 
-def _blocks_from_matches(
-    runs: list[Block], keep_a: list[int], keep_b: list[int], n: int, m: int
+def _blocks_from_runs(
+    runs: list[Block], keep_a: list[int] | None, keep_b: list[int] | None, n: int, m: int
 ) -> list[Block]:
     """Map equal runs of the reduced sequences back to change blocks of the full ones."""
     blocks: list[Block] = []
     pa = pb = 0  # next unmatched line on each side, in full coordinates
     for i0, i1, j0, j1 in runs:
         length = i1 - i0
-        if keep_a[i1 - 1] - keep_a[i0] == length - 1 and keep_b[j1 - 1] - keep_b[j0] == length - 1:
-            pairs = [(keep_a[i0], keep_b[j0], length)]
+        if (keep_a is None or keep_a[i1 - 1] - keep_a[i0] == length - 1) and (
+            keep_b is None or keep_b[j1 - 1] - keep_b[j0] == length - 1
+        ):
+            x = i0 if keep_a is None else keep_a[i0]
+            y = j0 if keep_b is None else keep_b[j0]
+            pairs = [(x, y, length)]
         else:
-            pairs = [(keep_a[i0 + t], keep_b[j0 + t], 1) for t in range(length)]
+            pairs = [
+                (
+                    i0 + t if keep_a is None else keep_a[i0 + t],
+                    j0 + t if keep_b is None else keep_b[j0 + t],
+                    1,
+                )
+                for t in range(length)
+            ]
         for x, y, run in pairs:
             if x > pa or y > pb:
                 blocks.append((pa, x, pb, y))

@@ -6,25 +6,14 @@ bytes without splitting whole files: context is found by walking a few newlines 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import Counter
+from operator import itemgetter
 
 from edittools.artifacts import DiffStats, Hunk
+from edittools.diff._changes import Change
 from edittools.diff._lines import NL, back_lines, decode, forward_lines
 
 NO_NEWLINE = "\\ No newline at end of file"
-
-
-class Change(NamedTuple):
-    """Lines ``a0:a1`` of old (bytes ``oa0:oa1``) become lines ``b0:b1`` of new (``ob0:ob1``)."""
-
-    a0: int
-    a1: int
-    b0: int
-    b1: int
-    oa0: int
-    oa1: int
-    ob0: int
-    ob1: int
 
 
 def build_hunks(
@@ -56,30 +45,20 @@ def build_hunks(
 
 def stats_of(hunks: list[Hunk]) -> DiffStats:
     """Count the added and removed lines of the hunks (the only source of the stats)."""
-    added = removed = 0
+    markers: Counter[str] = Counter()
     for hunk in hunks:
-        for line in hunk.lines:
-            marker = line[:1]
-            if marker == "+":
-                added += 1
-            elif marker == "-":
-                removed += 1
-    return DiffStats(added=added, removed=removed)
+        markers.update(map(itemgetter(0), hunk.lines))
+    return DiffStats(added=markers["+"], removed=markers["-"])
 
 
-def _text_lines(data: bytes, start: int, end: int, marker: str, eof_marker: bool) -> list[str]:
-    """Decode ``data[start:end]`` (whole lines) into marked hunk lines."""
-    if start >= end:
-        return []
+def _texts(data: bytes, start: int, end: int) -> tuple[list[str], bool]:
+    """The lines of ``data[start:end]`` without their newlines, and whether the last lacks one."""
     chunk = data[start:end]
-    missing_newline = not chunk.endswith(NL)
     texts = decode(chunk).split("\n")
-    if not missing_newline:
+    partial = not chunk.endswith(NL)
+    if not partial or not chunk:
         texts.pop()
-    out = [marker + text for text in texts]
-    if missing_newline and eof_marker:
-        out.append(NO_NEWLINE)
-    return out
+    return texts, partial and bool(chunk)
 
 
 def _hunk(
@@ -93,22 +72,38 @@ def _hunk(
     first, last = group[0], group[-1]
     start_a, before = back_lines(old, first.oa0, context, 0)
     end_a, after = forward_lines(old, last.oa1, context, len(old))
-    lines = _text_lines(old, start_a, first.oa0, " ", eof_markers)
-    previous: Change | None = None
+    # Context is the same bytes on both sides, so the new span follows from the old one.
+    start_b = first.ob0 - (first.oa0 - start_a)
+    end_b = last.ob1 + (end_a - last.oa1)
+    a_texts, a_partial = _texts(old, start_a, end_a)
+    b_texts, b_partial = _texts(new, start_b, end_b)
+    a_partial = a_partial and eof_markers
+    b_partial = b_partial and eof_markers
+    base_a, base_b = first.a0 - before, first.b0 - before
+    lines: list[str] = []
+    extend = lines.extend
+    at = 0  # next old line of the span, relative to base_a
     for change in group:
-        if previous is not None:
-            lines += _text_lines(old, previous.oa1, change.oa0, " ", eof_markers)
-        lines += _text_lines(old, change.oa0, change.oa1, "-", eof_markers)
-        lines += _text_lines(new, change.ob0, change.ob1, "+", eof_markers)
-        previous = change
-    lines += _text_lines(old, last.oa1, end_a, " ", eof_markers)
+        x0, x1 = change.a0 - base_a, change.a1 - base_a
+        y0, y1 = change.b0 - base_b, change.b1 - base_b
+        extend(map(" ".__add__, a_texts[at:x0]))
+        extend(map("-".__add__, a_texts[x0:x1]))
+        if a_partial and x1 == len(a_texts) and x1 > x0:
+            lines.append(NO_NEWLINE)
+        extend(map("+".__add__, b_texts[y0:y1]))
+        if b_partial and y1 == len(b_texts) and y1 > y0:
+            lines.append(NO_NEWLINE)
+        at = x1
+    extend(map(" ".__add__, a_texts[at:]))
+    if a_partial and at < len(a_texts):
+        lines.append(NO_NEWLINE)
     old_lines = (last.a1 - first.a0) + before + after
     new_lines = (last.b1 - first.b0) + before + after
     old_start = new_start = None
     if numbered:
         # A 1-based start, or the line before an empty range.
-        old_start = first.a0 - before + (1 if old_lines else 0)
-        new_start = first.b0 - before + (1 if new_lines else 0)
+        old_start = base_a + (1 if old_lines else 0)
+        new_start = base_b + (1 if new_lines else 0)
     return Hunk(
         old_start=old_start,
         old_lines=old_lines,

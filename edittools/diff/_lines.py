@@ -8,6 +8,8 @@ form feeds and Unicode separators and would disagree with them.
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 NL = b"\n"
 _ERRORS = "surrogatepass"
 _CHUNK = 1 << 20
@@ -60,6 +62,41 @@ def split_lines(data: bytes, start: int = 0, end: int | None = None) -> list[byt
     return out
 
 
+def split_keys(data: bytes, start: int, end: int) -> list[bytes]:
+    """Comparison keys of the lines of ``data[start:end]`` (a run of whole lines).
+
+    A full line's key is its text without the ``\\n``; a last line lacking the newline gets a
+    ``\\n`` appended instead, which no full line's key can contain, so ``"x"`` at the end of a
+    file never matches ``"x\\n"``. Key lengths give byte offsets: each full line is ``len + 1``.
+    """
+    if start >= end:
+        return []
+    keys = data[start:end].split(NL)
+    last = keys.pop()
+    if last:
+        keys.append(last + NL)
+    return keys
+
+
+def key_offsets(keys: list[bytes], start: int, end: int, indices: list[int]) -> list[int]:
+    """Byte offsets of the lines at `indices` (ascending) of a region split by `split_keys`."""
+    total = len(keys)
+    if len(indices) * 16 > total:
+        # Many lookups: one prefix sum over all key lengths, in C.
+        sums = list(accumulate(map(len, keys), initial=0))
+        return [end if k >= total else start + sums[k] + k for k in indices]
+    out: list[int] = []
+    pos, at = start, 0
+    for index in indices:
+        if index >= total:
+            out.append(end)
+            continue
+        pos += sum(map(len, keys[at:index])) + (index - at)
+        at = index
+        out.append(pos)
+    return out
+
+
 def back_lines(data: bytes, offset: int, count: int, floor: int) -> tuple[int, int]:
     """Walk back up to `count` whole lines from line start `offset`, not below `floor`.
 
@@ -86,14 +123,10 @@ def forward_lines(data: bytes, offset: int, count: int, ceiling: int) -> tuple[i
     return offset, taken
 
 
-def line_offsets(data: bytes) -> list[int]:
-    """Start offset of every line, plus the end of the data as a last entry."""
-    offsets = [0]
-    find = data.find
-    pos = find(NL)
-    while pos >= 0:
-        offsets.append(pos + 1)
-        pos = find(NL, pos + 1)
-    if offsets[-1] != len(data):
-        offsets.append(len(data))
-    return offsets
+def forward_bytes(data: bytes, offset: int, size: int, ceiling: int) -> int:
+    """The first line start at least `size` bytes after `offset`, or `ceiling`."""
+    end = offset + size
+    if end >= ceiling:
+        return ceiling
+    nl = data.find(NL, end - 1, ceiling)
+    return ceiling if nl < 0 else nl + 1

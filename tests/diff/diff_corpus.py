@@ -146,6 +146,34 @@ def corpus(seed: int = 20240601) -> list[Case]:
     return cases
 
 
+def large_corpus(seed: int = 77) -> list[Case]:
+    """Pairs big enough (over 64 KiB) for the windowed scanner, which small pairs never reach."""
+    rng = random.Random(seed)
+    cases: list[Case] = []
+    for i in range(6):
+        old = code_file(rng, rng.randint(3000, 8000))
+        new = edit_lines(rng, old, rng.randint(5, 40))
+        cases.append(Case(f"large-scattered-{i}", join(old), join(new, final=i != 3)))
+    for i in range(3):
+        old = [rng.choice(["", "}", "{", "    return;", "  }", "x"]) for _ in range(12000)]
+        new = edit_lines(rng, old, rng.randint(5, 30))
+        cases.append(Case(f"large-duplicates-{i}", join(old), join(new)))
+    old = code_file(rng, 6000)
+    block = old[1000:1300]
+    new = old[:1000] + old[1300:5000] + block + old[5000:]
+    cases.append(Case("large-moved-block", join(old), join(new)))
+    old = code_file(rng, 6000)
+    dense = [code_line(rng) if rng.random() < 0.5 else line for line in old[2000:4000]]
+    cases.append(Case("large-dense-middle", join(old), join(old[:2000] + dense + old[4000:])))
+    old = code_file(rng, 5000)
+    cases.append(Case("large-tail-insert", join(old), join(old + code_file(rng, 5000))))
+    cases.append(Case("large-head-delete", join(old), join(old[4200:])))
+    old = code_file(rng, 5000)
+    new = edit_lines(rng, old, 20)
+    cases.append(Case("large-crlf", join(old, "\r\n"), join(new, "\r\n")))
+    return cases
+
+
 def lines_of(data: bytes) -> list[bytes]:
     """Split on ``\\n`` only, keeping the ends (the last line may lack one)."""
     if not data:

@@ -1,0 +1,93 @@
+"""The windowed scanner and the budget fallback: correct hunks, minimal counts where promised."""
+
+from __future__ import annotations
+
+import pytest
+from diff_corpus import Case, code_file, corpus, edit_lines, join, large_corpus
+from hunk_apply import apply_hunks
+
+from edittools.diff import diff_texts
+from edittools.diff._changes import Change
+from edittools.diff._engine import region_changes, trim_common
+from edittools.diff._fast import coarse_changes, scan_changes
+from edittools.diff._hunks import build_hunks
+
+LARGE = large_corpus()
+
+
+def _count(changes: list[Change]) -> int:
+    return sum(c.a1 - c.a0 + c.b1 - c.b0 for c in changes)
+
+
+def _exact_count(old: bytes, new: bytes) -> int:
+    changes, minimal = region_changes(old, new, 0, len(old), 0, len(new), 0, 0)
+    assert minimal
+    return _count(changes)
+
+
+@pytest.mark.parametrize("case", LARGE, ids=[case.name for case in LARGE])
+def test_large_pairs_take_the_windowed_path_and_stay_minimal(case: Case) -> None:
+    assert case.old is not None and case.new is not None
+    pa, ea, pb, eb = trim_common(case.old, case.new)
+    assert (ea - pa) + (eb - pb) > 64 * 1024  # the scanner runs, not the one-piece diff
+    payload = diff_texts(case.old, case.new, path="f", budget=None)
+    assert payload.minimal
+    assert apply_hunks(case.old, payload.hunks) == case.new
+    assert payload.stats.added + payload.stats.removed == _exact_count(case.old, case.new)
+
+
+@pytest.mark.parametrize("window", [64, 300, 2048])
+def test_tiny_windows_give_the_same_minimal_counts(window: int) -> None:
+    for case in corpus() + LARGE[:4]:
+        old, new = case.old or b"", case.new or b""
+        changes, minimal = scan_changes(
+            old, new, 0, len(old), 0, len(new), 0, None, window=window, dense=window * 64
+        )
+        assert minimal
+        assert _count(changes) == _exact_count(old, new), case.name
+        hunks = build_hunks(old, new, changes, context=3)
+        assert apply_hunks(old, hunks) == new, case.name
+
+
+def test_dense_region_falls_back_to_one_exact_piece() -> None:
+    case = next(c for c in LARGE if c.name == "large-dense-middle")
+    old, new = case.old or b"", case.new or b""
+    changes, minimal = scan_changes(old, new, 0, len(old), 0, len(new), 0, None, dense=8192)
+    assert minimal
+    assert _count(changes) == _exact_count(old, new)
+
+
+def test_coarse_diff_is_correct_and_close_to_minimal() -> None:
+    for case in LARGE:
+        old, new = case.old or b"", case.new or b""
+        changes = coarse_changes(old, new, (0, len(old), 0, len(new)), 0, 0)
+        assert apply_hunks(old, build_hunks(old, new, changes, context=3)) == new, case.name
+        assert _count(changes) >= _exact_count(old, new)
+
+
+def test_spent_budget_returns_a_correct_coarse_diff_flagged_not_minimal() -> None:
+    import random
+
+    rng = random.Random(5)
+    old_lines = code_file(rng, 20000)
+    new_lines = [line + " # changed" if rng.random() < 0.5 else line for line in old_lines]
+    old, new = join(old_lines), join(new_lines)
+    payload = diff_texts(old, new, path="f", budget=0.0)
+    assert payload.minimal is False
+    assert apply_hunks(old, payload.hunks) == new
+    exact = diff_texts(old, new, path="f", budget=None)
+    assert exact.minimal is True
+    assert exact.stats.added + exact.stats.removed <= payload.stats.added + payload.stats.removed
+
+
+def test_edits_far_apart_in_a_large_file_keep_their_line_numbers() -> None:
+    import random
+
+    rng = random.Random(9)
+    old_lines = code_file(rng, 30000)
+    new_lines = list(old_lines)
+    new_lines[100] = "first change"
+    new_lines[29000] = "second change"
+    new_lines = edit_lines(rng, new_lines, 0)
+    payload = diff_texts(join(old_lines), join(new_lines), path="f", context=0)
+    assert [(h.old_start, h.new_start) for h in payload.hunks] == [(101, 101), (29001, 29001)]
