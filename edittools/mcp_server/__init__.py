@@ -5,7 +5,7 @@ the SDK server for other transports or in-process use. Each call answers with th
 text, the `ToolResult` (artifact included) as structured content, and `isError`.
 """
 
-from edittools.mcp_server._results import call_tool_result, output_schema
+from edittools.mcp_server._results import output_schema
 from edittools.mcp_server._server import build_server, serve, tool_definition
 from edittools.mcp_server._surfaces import DIALECTS, surface
 from edittools.mcp_server._text_editor import insert
@@ -15,7 +15,6 @@ __all__ = [
     "DIALECTS",
     "SurfaceTool",
     "build_server",
-    "call_tool_result",
     "insert",
     "output_schema",
     "serve",

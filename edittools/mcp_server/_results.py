@@ -1,10 +1,9 @@
-"""Tool results on the MCP wire: a `ToolResult` becomes a `CallToolResult`, and its schema the
-tools' output schema.
+"""Results of the server's own checks, and the output schema every tool declares.
 
-A call answers with three things: the model-facing `value` as one text block, the whole
-`ToolResult` (artifact included, wire names) as `structuredContent`, and `isError` from the
-result. The result is built here rather than raised as an exception because the SDK does not
-forward a plain exception's message, and the agent needs the message to recover.
+A call answers with the model-facing `value` as one text block, the whole `ToolResult` (artifact
+included, wire names) as `structuredContent`, and `isError` from the result; the conversion is
+`edittools.dialects.result_to_call_tool_result`. Failures are results, never raised exceptions,
+because the SDK does not forward a plain exception's message and the agent needs it to recover.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import mcp_types as types
 from pydantic import ValidationError
 
 from edittools.artifacts import ErrorArtifact, ErrorPayload, ToolResult
@@ -26,15 +24,6 @@ def output_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) every tool's `structuredContent` conforms to: a ToolResult."""
     schema = ToolResult.model_json_schema(by_alias=True, mode="validation")
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
-
-
-def call_tool_result(result: ToolResult) -> types.CallToolResult:
-    """The MCP answer to a tool call: `value` as text, the result as structured content."""
-    return types.CallToolResult(
-        content=[types.TextContent(text=result.value)],
-        structured_content=result.model_dump(mode="json", by_alias=True),
-        is_error=result.is_error,
-    )
 
 
 def error_result(code: str, message: str, detail: Any = None) -> ToolResult:

@@ -17,12 +17,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from edittools._session import Session
-from edittools.mcp_server._results import (
-    INTERNAL_ERROR,
-    call_tool_result,
-    error_result,
-    output_schema,
-)
+from edittools.dialects import result_to_call_tool_result as call_tool_result
+from edittools.mcp_server._results import INTERNAL_ERROR, error_result, output_schema
 from edittools.mcp_server._surfaces import surface
 from edittools.mcp_server._tool import SurfaceTool
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import edittools.mcp_server as mcp_server
 from edittools._session import Session
 from edittools.artifacts import ToolResult
+from edittools.dialects import result_to_call_tool_result
 from edittools.mcp_server import DIALECTS, insert, output_schema, serve, surface
 
 
@@ -30,7 +31,7 @@ def code_of(result: ToolResult) -> str | None:
 
 def conforms(result: ToolResult) -> dict[str, Any]:
     """The structured content of `result`, checked against the tools' output schema."""
-    data = mcp_server.call_tool_result(result).structured_content
+    data = result_to_call_tool_result(result).structured_content
     jsonschema.validate(data, output_schema())
     return data
 
