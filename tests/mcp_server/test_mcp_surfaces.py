@@ -229,7 +229,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Session:
         yield s
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     lines=st.lists(line_text, max_size=6),
     newline=st.sampled_from(["\n", "\r\n"]),
