@@ -50,7 +50,7 @@ def _edittools() -> list[SurfaceTool]:
     return [
         SurfaceTool(
             name=spec.name,
-            title=_TITLES[spec.name],
+            title=_TITLES.get(spec.name, spec.name),
             description=spec.description,
             input_schema=schema_of(spec.params),
             call=_catalogue_call(spec.name),
