@@ -350,7 +350,7 @@ _FIELDS = ["path", "offset", "limit", "content", "old_string", "new_string", "re
            "edits", "patch"]  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     name=st.sampled_from([*Session.tool_names(), "nope"]),
     arguments=_JSON | st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=4),
