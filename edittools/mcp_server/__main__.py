@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import DIALECTS
+from sandbox import SandboxError
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -30,7 +31,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="gitignore-style pattern the tools may not touch (repeatable)",
     )
     args = parser.parse_args(argv)
-    serve(args.root, dialect=args.dialect, deny=args.deny)
+    try:
+        serve(args.root, dialect=args.dialect, deny=args.deny)
+    except SandboxError as exc:  # the root cannot be opened: say so, without a traceback
+        parser.exit(2, f"{parser.prog}: error: {exc.message}\n")
 
 
 if __name__ == "__main__":

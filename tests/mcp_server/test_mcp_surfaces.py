@@ -161,9 +161,9 @@ def test_text_editor_view_replace_undo_and_missing_arguments(session: Session) -
     undone = call(session, {"command": "undo_edit", "path": "notes.txt"})
     assert not undone.is_error, undone.value
     assert (session.sandbox.root / "notes.txt").read_text() == "one\ntwo\nthree\n"
-    created = call(session, {"command": "create", "path": "new.txt", "file_text": "hi\n"})
+    created = call(session, {"command": "create", "path": "new/file.txt", "file_text": "hi\n"})
     assert not created.is_error, created.value
-    assert (session.sandbox.root / "new.txt").read_text() == "hi\n"
+    assert (session.sandbox.root / "new/file.txt").read_text() == "hi\n"
 
 
 def test_text_editor_lists_two_levels_leaving_out_hidden_denied_and_state(
