@@ -10,7 +10,9 @@ from typing import Any
 from edittools._session import Session
 from edittools.artifacts import ChangesetArtifact, DiffArtifact, ToolResult
 from edittools.cli._console import console, print_json
+from edittools.mcp_server import DIALECTS, serve
 from edittools.render import render_result
+from sandbox import SandboxError
 
 _RAW = argparse.RawDescriptionHelpFormatter
 
@@ -181,7 +183,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     example: edittools serve --root . --dialect claude-code
     """
-    from edittools.mcp_server import serve
-
-    serve(str(args.root), dialect=args.dialect, deny=args.deny)
+    try:
+        serve(str(args.root), dialect=args.dialect, deny=args.deny)
+    except SandboxError as exc:
+        print(f"edittools: {exc}", file=sys.stderr)
+        return 2
     return 0
