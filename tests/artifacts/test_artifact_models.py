@@ -135,3 +135,10 @@ def test_image_payload_accepts_attachment_or_inline():
 def test_all_is_exactly_the_public_names():
     public = {n for n in vars(artifacts) if not n.startswith("_")} - {"annotations"}
     assert set(artifacts.__all__) == public
+
+
+def test_future_error_kind_has_error_status():
+    artifact = FutureArtifact({**FUTURE, "kind": "error", "status": "success"})
+    assert artifact.status == "error"
+    result = ToolResult(value="v", artifact={**FUTURE, "kind": "error"})
+    assert result.artifact.status == "error"
