@@ -119,8 +119,9 @@ class Sandbox:
 
     def is_denied(self, relpath: str) -> bool:
         """Whether a resolved relative path matches a deny pattern or lies in the state folder."""
-        rel = relpath.strip("/")
-        if rel in ("", "."):
+        # A trailing "/" is kept: it asks whether the folder itself is denied ("secret/").
+        rel = relpath.lstrip("/")
+        if rel in ("", ".", "/", "./"):
             return False
         state = self._state_name
         if rel == state or rel.startswith(state + "/"):
@@ -182,7 +183,13 @@ class Sandbox:
         for _ in range(_RETRIES):
             with self._resolve(path) as r:
                 _require_file(r, path)
-                assert r.name is not None and r.stat is not None
+                if r.stat is None:
+                    raise SandboxError(
+                        "not_found",
+                        f"{r.rel} does not exist. Check the path, or create the file first.",
+                        path=r.rel,
+                    )
+                assert r.name is not None
                 check_regular(r.stat, r.rel)
                 try:
                     data, version, _ = read_file(r.dir_fd, r.name, r.rel, cap)
