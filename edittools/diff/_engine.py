@@ -69,5 +69,5 @@ def region_changes(
     """
     a_keys = split_keys(old, pa, ea)
     b_keys = split_keys(new, pb, eb)
-    blocks, minimal = diff_keys(a_keys, b_keys, deadline=deadline)
+    blocks, minimal, _ = diff_keys(a_keys, b_keys, deadline=deadline)
     return to_changes(blocks, a_keys, b_keys, (pa, ea, pb, eb), line_a, line_b), minimal

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from edittools.diff._changes import Change, to_changes
-from edittools.diff._exact import diff_keys
+from edittools.diff._exact import SECONDS_PER_D2, diff_keys
 from edittools.diff._lines import NL, forward_bytes, key_offsets, split_keys
 from edittools.diff._scan import common_prefix
 
@@ -28,8 +28,8 @@ CHUNK = 64 * 1024
 """Bytes per chunk of the coarse diff."""
 COARSE_RUN = 4
 """Equal lines at which the coarse diff cuts a chunk."""
-EXACT_OVER_COARSE = 5.0
-"""Predicted time of the exact diff of a dense region, as a multiple of its coarse diff's time."""
+SECONDS_PER_BYTE = 3e-8
+"""Predicted cost per input byte of splitting and interning a dense region for the exact diff."""
 
 
 def scan_changes(
@@ -69,7 +69,7 @@ def scan_changes(
             ka = split_keys(old, i, wa)
             kb = split_keys(new, j, wb)
             whole = wa == ea and wb == eb
-            blocks, exact = diff_keys(ka, kb, deadline=deadline if whole else None)
+            blocks, exact, distance = diff_keys(ka, kb, deadline=deadline if whole else None)
             cut = (
                 len(blocks) - 1 if whole else _sync(blocks, len(ka), old, new, mb, (wa, ea, wb, eb))
             )
@@ -86,7 +86,11 @@ def scan_changes(
                 break
             size *= 4
         else:
-            rest, minimal = _dense(old, new, (i, ea, j, eb), li, lj, deadline)
+            # Predict the exact diff of the rest from the density of the last window.
+            scale = ((ea - i) + (eb - j)) / max((wa - i) + (wb - j), 1)
+            predicted = SECONDS_PER_D2 * (distance * scale) ** 2
+            predicted += SECONDS_PER_BYTE * ((ea - i) + (eb - j))
+            rest, minimal = _dense(old, new, (i, ea, j, eb), li, lj, deadline, predicted)
             return changes + rest, minimal
 
 
@@ -97,20 +101,16 @@ def _dense(
     li: int,
     lj: int,
     deadline: float | None,
+    predicted: float,
 ) -> tuple[list[Change], bool]:
     """The rest of a region where changes never stop: one exact piece, or coarse past the budget.
 
-    With a budget, a coarse diff (`coarse_changes`) is made first; the exact diff is run after it
-    only if it is predicted to finish in the time left, from the coarse diff's own time.
+    The exact diff runs when there is no budget or when its `predicted` time fits in what is
+    left; otherwise the coarse diff (`coarse_changes`) is returned, flagged not minimal.
     """
-    if deadline is None:
+    if deadline is None or time.monotonic() + predicted <= deadline:
         return _exact_piece(old, new, bounds, li, lj)
-    started = time.monotonic()
-    coarse = coarse_changes(old, new, bounds, li, lj)
-    spent = time.monotonic() - started
-    if time.monotonic() + EXACT_OVER_COARSE * spent > deadline:
-        return coarse, False
-    return _exact_piece(old, new, bounds, li, lj)
+    return coarse_changes(old, new, bounds, li, lj), False
 
 
 def _exact_piece(
@@ -119,7 +119,7 @@ def _exact_piece(
     i, ea, j, eb = bounds
     ka = split_keys(old, i, ea)
     kb = split_keys(new, j, eb)
-    blocks, minimal = diff_keys(ka, kb)
+    blocks, minimal, _ = diff_keys(ka, kb)
     return to_changes(blocks, ka, kb, bounds, li, lj), minimal
 
 
@@ -138,7 +138,7 @@ def coarse_changes(
         wb = forward_bytes(new, j, CHUNK, eb)
         ka = split_keys(old, i, wa)
         kb = split_keys(new, j, wb)
-        blocks, _ = diff_keys(ka, kb)
+        blocks = diff_keys(ka, kb).blocks
         cut = len(blocks) - 1
         if not (wa == ea and wb == eb):
             for t in range(len(blocks) - 2, -1, -1):
