@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from charset_normalizer import from_bytes
 
@@ -78,6 +78,9 @@ class TextDocument:
     newline: str
     mixed: bool
     final_newline: bool
+    # Counts of bare LF, CRLF and bare CR, kept so a splice updates them from the changed span
+    # alone instead of rescanning a large text.
+    _counts: tuple[int, int, int] = field(default=(0, 0, 0), repr=False, compare=False)
 
     def encode(self) -> bytes:
         """The document as bytes: BOM, then the text in its encoding."""
@@ -93,7 +96,16 @@ class TextDocument:
             raise ValueError(f"span {start}:{end} is outside the text (length {len(self.text)})")
         piece = _adopt_newlines(replacement, self.newline)
         _encode(piece, self.encoding)
-        return self._with(self.text[:start] + piece + self.text[end:])
+        text = self.text[:start] + piece + self.text[end:]
+        # Only the span and one character each side can gain or lose a newline (or a CRLF pair);
+        # everything outside that window is the same in both texts.
+        lo = max(start - 1, 0)
+        removed = _newline_counts(self.text[lo : end + 1])
+        added = _newline_counts(text[lo : start + len(piece) + 1])
+        counts = tuple(
+            old + new - gone for old, new, gone in zip(self._counts, added, removed, strict=True)
+        )
+        return _from_counts(text, self.encoding, self.bom, counts)
 
     def with_text(self, text: str) -> TextDocument:
         """Replace the whole text, keeping encoding and BOM.
@@ -182,11 +194,22 @@ def _legacy_candidates(data: bytes) -> list[str]:
     return [name for *_, name in ranked]
 
 
-def _analysed(text: str, encoding: str, bom: bytes) -> TextDocument:
+def _newline_counts(text: str) -> tuple[int, int, int]:
+    """Bare LF, CRLF and bare CR in `text`."""
     crlf = text.count("\r\n")
-    counts = {"\n": text.count("\n") - crlf, "\r\n": crlf, "\r": text.count("\r") - crlf}
-    present = [style for style, n in counts.items() if n]
-    newline = max(counts, key=lambda style: counts[style]) if present else "\n"
+    return text.count("\n") - crlf, crlf, text.count("\r") - crlf
+
+
+def _analysed(text: str, encoding: str, bom: bytes) -> TextDocument:
+    return _from_counts(text, encoding, bom, _newline_counts(text))
+
+
+def _from_counts(
+    text: str, encoding: str, bom: bytes, counts: tuple[int, ...]
+) -> TextDocument:
+    by_style = dict(zip(("\n", "\r\n", "\r"), counts, strict=True))
+    present = [style for style, n in by_style.items() if n]
+    newline = max(by_style, key=lambda style: by_style[style]) if present else "\n"
     return TextDocument(
         text=text,
         encoding=encoding,
@@ -194,6 +217,7 @@ def _analysed(text: str, encoding: str, bom: bytes) -> TextDocument:
         newline=newline,
         mixed=len(present) > 1,
         final_newline=text.endswith(("\n", "\r")),
+        _counts=(counts[0], counts[1], counts[2]),
     )
 
 

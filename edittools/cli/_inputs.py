@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from edittools.artifacts import StreamEvent, ToolResult, adapt
-from edittools.dialects import claude_code
+from edittools.dialects import transcript_events
 
 Result = ToolResult | StreamEvent
 
@@ -37,8 +37,8 @@ def load_results(text: str) -> list[Result]:
             records.append(json.loads(line))
         except ValueError:
             records.append(line)
-    if any(claude_code.is_transcript_record(record) for record in records):
-        return list(claude_code.transcript_events(text))
+    if any(_is_transcript_record(record) for record in records):
+        return list(transcript_events(text))
     return [_result(record) for record in records]
 
 
@@ -58,3 +58,12 @@ def _result(item: Any) -> Result:
             artifact=result.artifact,
         )
     return result
+
+
+def _is_transcript_record(record: Any) -> bool:
+    """A Claude Code transcript line: a user or assistant record carrying a `message`."""
+    return (
+        isinstance(record, dict)
+        and record.get("type") in ("user", "assistant")
+        and isinstance(record.get("message"), dict)
+    )

@@ -10,7 +10,7 @@ from typing import Any
 from edittools._session import Session
 from edittools.artifacts import ChangesetArtifact, DiffArtifact, ToolResult
 from edittools.cli._console import console, print_json
-from edittools.mcp_server import DIALECTS, serve
+from edittools.mcp_server import serve
 from edittools.render import render_result
 from sandbox import SandboxError
 

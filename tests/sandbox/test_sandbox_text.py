@@ -254,3 +254,24 @@ def test_splicing_one_line_keeps_every_other_byte(
         + replacement.encode()
         + data[len(text[:end].encode()) :]
     )
+
+
+@given(
+    st.text(alphabet="ab\r\n", max_size=40),
+    st.integers(0, 40),
+    st.integers(0, 40),
+    st.text(alphabet="xy\r\n", max_size=10),
+)
+def test_splice_newline_bookkeeping_equals_a_fresh_analysis(
+    text: str, a: int, b: int, replacement: str
+) -> None:
+    """The newline style a splice derives from the changed span equals rescanning the new text."""
+    start, end = sorted((min(a, len(text)), min(b, len(text))))
+    spliced = TextDocument.new(text).splice(start, end, replacement)
+    fresh = TextDocument.new(spliced.text)
+    assert (spliced.newline, spliced.mixed, spliced.final_newline) == (
+        fresh.newline,
+        fresh.mixed,
+        fresh.final_newline,
+    )
+    assert spliced._counts == fresh._counts
