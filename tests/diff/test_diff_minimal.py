@@ -11,12 +11,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from diff_corpus import corpus, lines_of
+from diff_corpus import corpus, large_corpus, lines_of
 
 from edittools.diff import diff_texts
 from edittools.diff._myers import diff_ids
 
 CASES = [case for case in corpus() if case.old is not None and case.new is not None]
+LARGE = large_corpus()
 
 
 def _reference_counts(old: bytes, new: bytes) -> tuple[int, int]:
@@ -65,7 +66,7 @@ def test_counts_equal_gnu_diff_minimal_with_git_beside(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = []
-    for case in CASES:
+    for case in CASES + LARGE:
         assert case.old is not None and case.new is not None
         old, new = tmp_path / "old", tmp_path / "new"
         old.write_bytes(case.old)
