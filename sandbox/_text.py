@@ -196,6 +196,8 @@ def _legacy_candidates(data: bytes) -> list[str]:
 
 def _newline_counts(text: str) -> tuple[int, int, int]:
     """Bare LF, CRLF and bare CR in `text`."""
+    if "\r" not in text:  # the common case: one scan fewer on a large LF file
+        return text.count("\n"), 0, 0
     crlf = text.count("\r\n")
     return text.count("\n") - crlf, crlf, text.count("\r") - crlf
 
