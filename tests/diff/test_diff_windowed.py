@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from diff_corpus import Case, code_file, corpus, edit_lines, join, large_corpus
 from hunk_apply import apply_hunks
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edittools.diff import diff_texts
 from edittools.diff._changes import Change
@@ -66,8 +70,6 @@ def test_coarse_diff_is_correct_and_close_to_minimal() -> None:
 
 
 def test_spent_budget_returns_a_correct_coarse_diff_flagged_not_minimal() -> None:
-    import random
-
     rng = random.Random(5)
     old_lines = code_file(rng, 20000)
     new_lines = [line + " # changed" if rng.random() < 0.5 else line for line in old_lines]
@@ -81,8 +83,6 @@ def test_spent_budget_returns_a_correct_coarse_diff_flagged_not_minimal() -> Non
 
 
 def test_edits_far_apart_in_a_large_file_keep_their_line_numbers() -> None:
-    import random
-
     rng = random.Random(9)
     old_lines = code_file(rng, 30000)
     new_lines = list(old_lines)
@@ -91,3 +91,27 @@ def test_edits_far_apart_in_a_large_file_keep_their_line_numbers() -> None:
     new_lines = edit_lines(rng, new_lines, 0)
     payload = diff_texts(join(old_lines), join(new_lines), path="f", context=0)
     assert [(h.old_start, h.new_start) for h in payload.hunks] == [(101, 101), (29001, 29001)]
+
+
+FEW = st.sampled_from(["", "}", "a", "b", "x = 1", "  return"])
+EDITS = st.lists(
+    st.tuples(st.integers(0, 400), st.integers(0, 5), st.lists(FEW, max_size=5)), max_size=8
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(FEW, max_size=400), EDITS, st.sampled_from([16, 64, 256]))
+def test_windowed_counts_equal_exact_on_duplicate_heavy_text(
+    old_lines: list[str], edits: list[tuple[int, int, list[str]]], window: int
+) -> None:
+    new_lines = list(old_lines)
+    for pos, cut, inserted in edits:
+        pos = min(pos, len(new_lines))
+        new_lines[pos : pos + cut] = inserted
+    old, new = join(old_lines), join(new_lines)
+    changes, minimal = scan_changes(
+        old, new, 0, len(old), 0, len(new), 0, None, window=window, dense=window * 64
+    )
+    assert minimal
+    assert _count(changes) == _exact_count(old, new)
+    assert apply_hunks(old, build_hunks(old, new, changes, context=2)) == new
