@@ -1,0 +1,73 @@
+"""The journal: one stream event per call, fields in protocol order, readable by a later session."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from edittools import Session, artifact_of
+
+
+def raw_events(root: Path) -> list[dict[str, object]]:
+    lines = (root / ".edittools" / "journal.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_one_event_per_call_in_order(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_bytes(b"a\n")
+    with Session(tmp_path) as s:
+        results = [
+            s.read("f.txt"),
+            s.edit("f.txt", "a", "b"),
+            s.edit("f.txt", "zzz", "y"),
+            s.call("nope", {}),
+            s.undo("f.txt"),
+        ]
+    events = raw_events(tmp_path)
+    assert len(events) == len(results)
+    for event, result in zip(events, results, strict=True):
+        assert list(event) == ["id", "name", "display", "value", "is_error", "artifact"]
+        assert event["value"] == result.value
+        assert event["is_error"] == result.is_error
+        assert event["artifact"] == result.artifact.model_dump(mode="json", by_alias=True)  # type: ignore[union-attr]
+        assert list(event["artifact"])[:3] == ["schema", "version", "kind"]  # type: ignore[arg-type]
+        assert artifact_of(event) is not None
+    assert [e["name"] for e in events] == ["read", "edit", "edit", "nope", "undo"]
+    assert [e["is_error"] for e in events] == [False, False, True, True, False]
+
+
+def test_ids_are_unique_across_sessions(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_bytes(b"a\n")
+    for _ in range(3):
+        with Session(tmp_path) as s:
+            s.read("f.txt")
+            s.read("f.txt")
+    ids = [e["id"] for e in raw_events(tmp_path)]
+    assert len(ids) == 6
+    assert len(set(ids)) == 6
+
+
+def test_a_later_session_reads_the_journal(tmp_path: Path) -> None:
+    with Session(tmp_path) as s:
+        s.write("n.txt", "hello\n")
+    with Session(tmp_path) as later:
+        events = later.journal()
+    assert [(e.name, e.is_error) for e in events] == [("write", False)]
+    assert events[0].artifact.payload.new == "hello\n"  # type: ignore[union-attr]
+
+
+def test_journal_off_writes_no_journal(tmp_path: Path) -> None:
+    with Session(tmp_path, journal=False) as s:
+        s.write("n.txt", "hello\n")
+        assert s.journal() == []
+    assert not (tmp_path / ".edittools" / "journal.jsonl").exists()
+
+
+def test_a_damaged_journal_line_is_skipped(tmp_path: Path) -> None:
+    with Session(tmp_path) as s:
+        s.write("n.txt", "hello\n")
+    with (tmp_path / ".edittools" / "journal.jsonl").open("a") as f:
+        f.write('{"truncated": \n')
+    with Session(tmp_path) as s:
+        s.write("m.txt", "x\n")
+        assert [e.name for e in s.journal()] == ["write", "write"]
