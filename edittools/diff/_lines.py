@@ -24,24 +24,27 @@ def to_bytes(text: str | bytes) -> bytes:
 
 def is_binary(data: bytes) -> bool:
     """Say whether bytes are not diffable text: a NUL byte, or not valid UTF-8."""
-    if b"\0" in data:
+    return b"\0" in data or not valid_utf8(data, 0, len(data))
+
+
+def valid_utf8(data: bytes, start: int, end: int) -> bool:
+    """Say whether ``data[start:end]`` (whole lines) is valid UTF-8."""
+    whole = start == 0 and end == len(data)
+    if data.isascii() if whole else data[start:end].isascii():
         return True
-    if data.isascii():
-        return False
     # Validate in chunks cut at newlines (a UTF-8 sequence never contains a newline byte), so a
     # mostly-ASCII file never becomes one large str in memory.
-    start, size = 0, len(data)
-    while start < size:
-        end = data.find(NL, min(start + _CHUNK, size))
-        end = size if end < 0 else end + 1
-        chunk = data[start:end]
+    while start < end:
+        cut = data.find(NL, min(start + _CHUNK, end), end)
+        cut = end if cut < 0 else cut + 1
+        chunk = data[start:cut]
         if not chunk.isascii():
             try:
                 chunk.decode("utf-8")
             except UnicodeDecodeError:
-                return True
-        start = end
-    return False
+                return False
+        start = cut
+    return True
 
 
 def decode(data: bytes) -> str:

@@ -8,8 +8,8 @@ from edittools.artifacts import DiffPayload
 from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
 from edittools.diff._hunks import build_hunks
-from edittools.diff._lines import decode, is_binary, to_bytes
-from edittools.diff._payload import binary_payload, operation_of, text_payload
+from edittools.diff._lines import decode, is_binary, to_bytes, valid_utf8
+from edittools.diff._payload import Operation, binary_payload, operation_of, text_payload
 
 DEFAULT_BUDGET = 1.0
 """Seconds the exact (minimal) diff may take before a coarser, still correct one is returned."""
@@ -38,17 +38,20 @@ def diff_texts(
     operation = operation_of(old is not None, new is not None, path, old_path)
     old_bytes = b"" if old is None else to_bytes(old)
     new_bytes = b"" if new is None else to_bytes(new)
-    if (isinstance(old, bytes) and is_binary(old_bytes)) or (
-        isinstance(new, bytes) and is_binary(new_bytes)
-    ):
-        return binary_payload(
-            path=path,
-            old_path=old_path,
-            operation=operation,
-            identical=old_bytes == new_bytes and operation in ("modify", "rename"),
-        )
+    old_checked = isinstance(old, bytes)
+    binary = old_checked and is_binary(old_bytes)
+    if isinstance(new, bytes) and not binary:
+        # Where old was checked, new's unchanged lines are old's bytes: only its changed lines
+        # need the UTF-8 check, made below once they are known.
+        binary = b"\0" in new_bytes or (not old_checked and is_binary(new_bytes))
+    if binary:
+        return _binary(old_bytes, new_bytes, path, old_path, operation)
     deadline = None if budget is None else time.monotonic() + budget
     changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
+    if old_checked and isinstance(new, bytes):
+        for change in changes:
+            if not valid_utf8(new_bytes, change.ob0, change.ob1):
+                return _binary(old_bytes, new_bytes, path, old_path, operation)
     return text_payload(
         path=path,
         old_path=old_path,
@@ -57,6 +60,17 @@ def diff_texts(
         minimal=minimal,
         old_text=_text(old, old_bytes) if include_texts else None,
         new_text=_text(new, new_bytes) if include_texts else None,
+    )
+
+
+def _binary(
+    old_bytes: bytes, new_bytes: bytes, path: str, old_path: str | None, operation: Operation
+) -> DiffPayload:
+    return binary_payload(
+        path=path,
+        old_path=old_path,
+        operation=operation,
+        identical=old_bytes == new_bytes and operation in ("modify", "rename"),
     )
 
 

@@ -190,3 +190,11 @@ def test_snippet_with_start_line_is_numbered_from_it() -> None:
 def test_snippet_pure_insertion_is_minimal() -> None:
     payload = snippet_diff("x = 1\n", "x = 1\ny = 2\n", path="f.txt")
     assert (payload.stats.added, payload.stats.removed) == (1, 0)
+
+
+def test_invalid_utf8_only_in_a_changed_line_of_a_large_file_is_binary() -> None:
+    old = b"".join(b"line %d\n" % i for i in range(50_000))
+    new = old.replace(b"line 40000\n", b"line \xff\n")
+    assert diff_texts(old, new, path="f").binary is True
+    assert diff_texts(old.decode(), new, path="f").binary is True
+    assert diff_texts(old, old.replace(b"line 40000\n", b"l\xc3\xa9\n"), path="f").binary is False
