@@ -112,7 +112,8 @@ class ExternalWatcher:
         track_all: bool = False,
         max_baseline_bytes: int = 1 << 20,
         quiet: float = 0.1,
-        max_delay: float = 1.0,
+        new_file_quiet: float = 0.5,
+        max_delay: float = 2.0,
     ) -> None:
         self.sandbox = sandbox
         self.workspace = workspace
@@ -124,6 +125,7 @@ class ExternalWatcher:
             track_all=track_all,
             max_baseline_bytes=max_baseline_bytes,
             quiet=quiet,
+            new_file_quiet=new_file_quiet,
             max_delay=max_delay,
             on_change=self._on_change,
             baseline_of=self._seen if workspace is not None else None,

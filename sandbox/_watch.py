@@ -71,6 +71,7 @@ class _Pending:
     first: float
     last: float
     appeared: bool = False
+    new_file: bool = False
     sources: list[str] = field(default_factory=list)
     links: set[str] = field(default_factory=set)
 
@@ -87,7 +88,9 @@ class Watcher:
     """Observe a sandbox's tree and report coalesced `FileChange`s of files changed on disk.
 
     Changes go to `on_change` (called on the worker thread) or, without it, to a queue read with
-    `get`. `baseline_of(path)` may supply a baseline for a path the watcher has none for (a
+    `get`. A file without a baseline that appears waits `new_file_quiet` (not `quiet`) before it
+    is reported, so a temp file that an editor renames over its target a moment later is not
+    reported as created. `baseline_of(path)` may supply a baseline for a path the watcher has none for (a
     session's read records). Use as a context manager, or call `start` and `stop`.
     """
 
@@ -98,7 +101,8 @@ class Watcher:
         track_all: bool = False,
         max_baseline_bytes: int = 1024 * 1024,
         quiet: float = 0.1,
-        max_delay: float = 1.0,
+        new_file_quiet: float = 0.5,
+        max_delay: float = 2.0,
         on_change: Callable[[FileChange], None] | None = None,
         baseline_of: Callable[[str], Baseline | None] | None = None,
     ) -> None:
@@ -106,6 +110,7 @@ class Watcher:
         self.track_all = track_all
         self.max_baseline_bytes = max_baseline_bytes
         self.quiet = quiet
+        self.new_file_quiet = max(quiet, new_file_quiet)
         self.max_delay = max_delay
         self._on_change = on_change
         self._baseline_of = baseline_of
@@ -127,6 +132,9 @@ class Watcher:
             raise RuntimeError("this watcher was already started")
         self._worker = threading.Thread(target=self._run, name="sandbox-watch", daemon=True)
         self._worker.start()
+        # The blob store's folders exist before watching starts: watchdog warns (and, with warnings
+        # as errors, its emitter thread dies) when a folder and its subfolder appear in one burst.
+        self.sandbox._state.subdir("blobs")
         observer = Observer()
         observer.schedule(_Handler(self), str(self.sandbox.root), recursive=True)
         observer.daemon = True
@@ -237,7 +245,10 @@ class Watcher:
         if pending is None:
             pending = self._pending[rel] = _Pending(first=now, last=now)
         pending.last = now
-        pending.appeared = pending.appeared or appeared
+        if appeared and not pending.appeared:
+            pending.appeared = True
+            with self._base_lock:
+                pending.new_file = self._baselines.get(rel) is None
         return pending
 
     def _mark_many(self, paths: list[str]) -> None:
@@ -288,7 +299,8 @@ class Watcher:
         return max(0.0, min(self._due_at(p) for p in self._pending.values()) - now)
 
     def _due_at(self, pending: _Pending) -> float:
-        return min(pending.last + self.quiet, pending.first + self.max_delay)
+        quiet = self.new_file_quiet if pending.new_file else self.quiet
+        return min(pending.last + quiet, pending.first + self.max_delay)
 
     def _take_due(self, *, force: bool) -> dict[str, _Pending]:
         """Remove and return the pending paths that are due, with every path linked to them."""
