@@ -1,8 +1,9 @@
 """The line diff of two byte strings: changes with line numbers and byte offsets.
 
 Common leading and trailing lines are skipped at memcmp speed (stripping them never changes the
-minimum). A small middle is diffed exactly in one piece; a large one goes to the windowed scanner
-of `_fast`, which touches only the lines around each difference.
+minimum). A small middle is diffed exactly in one piece (at most `SMALL_REGION` bytes, so its cost
+is bounded without a budget); a large one goes to the windowed scanner of `_fast`, which touches
+only the lines around each difference and keeps to the budget.
 """
 
 from __future__ import annotations
@@ -40,15 +41,18 @@ def trim_common(a: bytes, b: bytes) -> tuple[int, int, int, int]:
 
 
 def line_changes(
-    old: bytes, new: bytes, *, deadline: float | None = None
+    old: bytes, new: bytes, *, deadline: float | None = None, first_line: int = 0
 ) -> tuple[list[Change], bool]:
-    """Return the changes turning `old` into `new` and whether they are minimal."""
+    """Return the changes turning `old` into `new` and whether they are minimal.
+
+    Line numbers count from `first_line` (0-based), for texts that are a part of a file.
+    """
     pa, ea, pb, eb = trim_common(old, new)
     if pa == ea and pb == eb:
         return [], True
-    first = old.count(NL, 0, pa)
+    first = first_line + old.count(NL, 0, pa)
     if (ea - pa) + (eb - pb) <= SMALL_REGION:
-        return region_changes(old, new, pa, ea, pb, eb, first, first, deadline)
+        return region_changes(old, new, pa, ea, pb, eb, first, first), True
     return scan_changes(old, new, pa, ea, pb, eb, first, deadline)
 
 
@@ -61,13 +65,12 @@ def region_changes(
     eb: int,
     line_a: int,
     line_b: int,
-    deadline: float | None = None,
-) -> tuple[list[Change], bool]:
+) -> list[Change]:
     """Diff whole lines ``old[pa:ea]`` against ``new[pb:eb]`` exactly, in one piece.
 
     The regions start at lines `line_a` and `line_b` (0-based) of their texts.
     """
     a_keys = split_keys(old, pa, ea)
     b_keys = split_keys(new, pb, eb)
-    blocks, minimal, _ = diff_keys(a_keys, b_keys, deadline=deadline)
-    return to_changes(blocks, a_keys, b_keys, (pa, ea, pb, eb), line_a, line_b), minimal
+    blocks = diff_keys(a_keys, b_keys).blocks
+    return to_changes(blocks, a_keys, b_keys, (pa, ea, pb, eb), line_a, line_b)

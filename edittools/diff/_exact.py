@@ -7,29 +7,24 @@ distinct line becomes one character and the C++ Myers diff runs over the two str
 limit, no line mode and no cleanup, which makes it exact. Interning runs in C-level iterators
 (set intersection, ``map`` over a dict), so no Python code runs per line.
 
-With a deadline, a time-limited run of the same engine first gives a correct diff and an upper
-bound on the distance. It is kept as exact when it meets the multiset lower bound (every line value
-changed in one direction only); otherwise the exact run is made only if its estimated cost fits in
-the time left, and the time-limited result is returned, flagged not minimal, when it does not.
+The exact diff cannot be interrupted; callers with a budget predict its time from
+`SECONDS_PER_D2` and decide before calling (see `_fast`).
 """
 
 from __future__ import annotations
 
-import time
-from collections import Counter
 from itertools import chain, compress, count
 from typing import NamedTuple
 
 import fast_diff_match_patch
 
-from edittools.diff._myers import Block, BudgetExceeded, diff_ids
+from edittools.diff._myers import Block, diff_ids
 
 # Code points usable as ids: no NUL and no surrogates.
 _MAX_IDS = 0x10FFFF - (0xE000 - 0xD800)
 # Seconds per unit of squared distance (of the reduced problem): a cautious fit of the C++ engine
 # on code rewrites and on duplicate-heavy and shuffled inputs (measured 1.6e-9 to 5.2e-9).
 SECONDS_PER_D2 = 5e-9
-_SMALL = 4096
 
 
 def _id_chars() -> chain[str]:
@@ -37,61 +32,31 @@ def _id_chars() -> chain[str]:
 
 
 class KeyDiff(NamedTuple):
-    """Change blocks, whether they are minimal, and the distance left once unique lines drop."""
+    """Change blocks, and the edit distance left once lines found on one side only are dropped."""
 
     blocks: list[Block]
-    minimal: bool
     reduced_distance: int
 
 
-def diff_keys(a: list[bytes], b: list[bytes], *, deadline: float | None = None) -> KeyDiff:
-    """Diff two lists of line keys."""
+def diff_keys(a: list[bytes], b: list[bytes]) -> KeyDiff:
+    """Diff two lists of line keys exactly."""
     n, m = len(a), len(b)
     if not n or not m:
-        return KeyDiff([(0, n, 0, m)] if n or m else [], True, 0)
+        return KeyDiff([(0, n, 0, m)] if n or m else [], 0)
     common = set(a).intersection(b)
     if not common:
-        return KeyDiff([(0, n, 0, m)], True, 0)
+        return KeyDiff([(0, n, 0, m)], 0)
     if len(common) > _MAX_IDS:
-        blocks, minimal = _python_diff(a, b, common, deadline)
-        return KeyDiff(blocks, minimal, sum(b1 - b0 + a1 - a0 for a0, a1, b0, b1 in blocks))
+        return _python_diff(a, b, common)
     chars = dict(zip(common, _id_chars(), strict=False))
     sa = "".join(filter(None, map(chars.get, a)))
     sb = "".join(filter(None, map(chars.get, b)))
     keep_a = None if len(sa) == n else list(compress(count(), map(chars.__contains__, a)))
     keep_b = None if len(sb) == m else list(compress(count(), map(chars.__contains__, b)))
-    runs, minimal = _cpp_runs(sa, sb, deadline)
+    ops = fast_diff_match_patch.diff(sa, sb, timelimit=0, checklines=False, cleanup="No")
+    runs = _runs(ops)
     distance = len(sa) + len(sb) - 2 * sum(i1 - i0 for i0, i1, _, _ in runs)
-    return KeyDiff(_blocks_from_runs(runs, keep_a, keep_b, n, m), minimal, distance)
-
-
-def _cpp_runs(sa: str, sb: str, deadline: float | None) -> tuple[list[Block], bool]:
-    if deadline is None or len(sa) + len(sb) <= _SMALL:
-        return _runs(_exact(sa, sb)), True
-    left = deadline - time.monotonic()
-    quick = fast_diff_match_patch.diff(
-        sa, sb, timelimit=max(left / 4, 0.001), checklines=False, cleanup="No"
-    )
-    upper = sum(length for op, length in quick if op != "=")
-    if upper == _multiset_bound(sa, sb):
-        return _runs(quick), True
-    left = deadline - time.monotonic()
-    if SECONDS_PER_D2 * upper * upper > left:
-        return _runs(quick), False
-    return _runs(_exact(sa, sb)), True
-
-
-def _exact(sa: str, sb: str) -> list[tuple[str, int]]:
-    ops: list[tuple[str, int]] = fast_diff_match_patch.diff(
-        sa, sb, timelimit=0, checklines=False, cleanup="No"
-    )
-    return ops
-
-
-def _multiset_bound(sa: str, sb: str) -> int:
-    """Lower bound on the distance: lines whose count differs must be inserted or deleted."""
-    ca, cb = Counter(sa), Counter(sb)
-    return sum(((ca - cb) + (cb - ca)).values())
+    return KeyDiff(_blocks_from_runs(runs, keep_a, keep_b, n, m), distance)
 
 
 def _runs(ops: list[tuple[str, int]]) -> list[Block]:
@@ -110,19 +75,15 @@ def _runs(ops: list[tuple[str, int]]) -> list[Block]:
     return runs
 
 
-def _python_diff(
-    a: list[bytes], b: list[bytes], common: set[bytes], deadline: float | None
-) -> tuple[list[Block], bool]:
+def _python_diff(a: list[bytes], b: list[bytes], common: set[bytes]) -> KeyDiff:
     """More distinct common lines than code points: the pure-Python engine over ids."""
     ids = dict(zip(common, count(1), strict=False))
     seq_a = [ids[x] for x in a if x in ids]
     seq_b = [ids[x] for x in b if x in ids]
     keep_a = [i for i, x in enumerate(a) if x in ids]
     keep_b = [j for j, x in enumerate(b) if x in ids]
-    try:
-        blocks = diff_ids(seq_a, seq_b, deadline=deadline)
-    except BudgetExceeded:
-        return [(0, len(a), 0, len(b))], False
+    blocks = diff_ids(seq_a, seq_b)
+    distance = sum(a1 - a0 + b1 - b0 for a0, a1, b0, b1 in blocks)
     runs: list[Block] = []
     i = j = 0
     for a0, a1, b0, b1 in blocks:
@@ -131,7 +92,7 @@ def _python_diff(
         i, j = a1, b1
     if i < len(seq_a):
         runs.append((i, len(seq_a), j, len(seq_b)))
-    return _blocks_from_runs(runs, keep_a, keep_b, len(a), len(b)), True
+    return KeyDiff(_blocks_from_runs(runs, keep_a, keep_b, len(a), len(b)), distance)
 
 
 def _blocks_from_runs(

@@ -4,8 +4,10 @@ From an aligned pair of line starts the scanner skips the identical stretch at m
 (`common_prefix`) and counts its newlines for line numbers; at the first difference it diffs a
 window of lines on each side exactly (`diff_keys`). The changes up to the first run of `CONFIRM`
 equal lines are committed and skipping resumes on that run; when no such run shows, the window
-grows fourfold, and past `DENSE` lines the rest of the region is diffed in one exact piece (under
-the budget). Each window's diff is exact; committing at a long equal run is the "identical
+grows fourfold, and past `DENSE` bytes the rest of the region is diffed in one exact piece.
+Before each larger window, the exact diff's time is predicted from the density of changes in the
+last one; if it would overrun the budget, the rest gets `coarse_changes` instead and the result is
+flagged not minimal. Each window's diff is exact; committing at a long equal run is the "identical
 stretches" speed-up, checked against the exact Myers diff and GNU ``diff --minimal`` in the tests.
 """
 
@@ -15,7 +17,7 @@ import time
 
 from edittools.diff._changes import Change, to_changes
 from edittools.diff._exact import SECONDS_PER_D2, diff_keys
-from edittools.diff._lines import NL, forward_bytes, key_offsets, split_keys
+from edittools.diff._lines import NL, forward_bytes, forward_lines, key_offsets, split_keys
 from edittools.diff._scan import common_prefix
 
 WINDOW = 4096
@@ -24,8 +26,10 @@ CONFIRM = 32
 """Equal lines that must follow a change before the scanner commits it."""
 DENSE = 1 << 20
 """Window size in bytes past which the rest is diffed in one piece."""
-CHUNK = 64 * 1024
-"""Bytes per chunk of the coarse diff."""
+CHUNK = 32 * 1024
+"""Bytes per chunk of the coarse diff..."""
+CHUNK_LINES = 1024
+"""...and at most this many lines, which bounds the cost of each chunk's exact diff."""
 COARSE_RUN = 4
 """Equal lines at which the coarse diff cuts a chunk."""
 SECONDS_PER_BYTE = 3e-8
@@ -62,14 +66,22 @@ def scan_changes(
         lj += skipped
         j += k - i
         i = k
-        size = window
-        while size < dense:
-            wa = forward_bytes(old, i, size, ea)
-            wb = forward_bytes(new, j, size, eb)
+        size, distance, span = window, 0, 0
+        while True:
+            wa = ea if size >= dense else forward_bytes(old, i, size, ea)
+            wb = eb if size >= dense else forward_bytes(new, j, size, eb)
+            whole = wa == ea and wb == eb
+            if span and deadline is not None:
+                # Predict this window's exact diff from the density of changes in the last
+                # one, and go coarse for all the rest if it would overrun the budget.
+                now = (wa - i) + (wb - j)
+                predicted = SECONDS_PER_D2 * (distance * now / span) ** 2 + SECONDS_PER_BYTE * now
+                if time.monotonic() + predicted > deadline:
+                    return changes + coarse_changes(old, new, (i, ea, j, eb), li, lj), False
             ka = split_keys(old, i, wa)
             kb = split_keys(new, j, wb)
-            whole = wa == ea and wb == eb
-            blocks, exact, distance = diff_keys(ka, kb, deadline=deadline if whole else None)
+            blocks, distance = diff_keys(ka, kb)
+            span = (wa - i) + (wb - j)
             cut = (
                 len(blocks) - 1 if whole else _sync(blocks, len(ka), old, new, mb, (wa, ea, wb, eb))
             )
@@ -77,7 +89,7 @@ def scan_changes(
                 kept = blocks[: cut + 1]
                 changes += to_changes(kept, ka, kb, (i, wa, j, wb), li, lj)
                 if whole:
-                    return changes, exact
+                    return changes, True
                 x, y = kept[-1][1], kept[-1][3]
                 i = key_offsets(ka, i, wa, [x])[0]
                 j = key_offsets(kb, j, wb, [y])[0]
@@ -85,42 +97,6 @@ def scan_changes(
                 lj += y
                 break
             size *= 4
-        else:
-            # Predict the exact diff of the rest from the density of the last window.
-            scale = ((ea - i) + (eb - j)) / max((wa - i) + (wb - j), 1)
-            predicted = SECONDS_PER_D2 * (distance * scale) ** 2
-            predicted += SECONDS_PER_BYTE * ((ea - i) + (eb - j))
-            rest, minimal = _dense(old, new, (i, ea, j, eb), li, lj, deadline, predicted)
-            return changes + rest, minimal
-
-
-def _dense(
-    old: bytes,
-    new: bytes,
-    bounds: tuple[int, int, int, int],
-    li: int,
-    lj: int,
-    deadline: float | None,
-    predicted: float,
-) -> tuple[list[Change], bool]:
-    """The rest of a region where changes never stop: one exact piece, or coarse past the budget.
-
-    The exact diff runs when there is no budget or when its `predicted` time fits in what is
-    left; otherwise the coarse diff (`coarse_changes`) is returned, flagged not minimal.
-    """
-    if deadline is None or time.monotonic() + predicted <= deadline:
-        return _exact_piece(old, new, bounds, li, lj)
-    return coarse_changes(old, new, bounds, li, lj), False
-
-
-def _exact_piece(
-    old: bytes, new: bytes, bounds: tuple[int, int, int, int], li: int, lj: int
-) -> tuple[list[Change], bool]:
-    i, ea, j, eb = bounds
-    ka = split_keys(old, i, ea)
-    kb = split_keys(new, j, eb)
-    blocks, minimal, _ = diff_keys(ka, kb)
-    return to_changes(blocks, ka, kb, bounds, li, lj), minimal
 
 
 def coarse_changes(
@@ -134,8 +110,8 @@ def coarse_changes(
     i, ea, j, eb = bounds
     changes: list[Change] = []
     while i < ea or j < eb:
-        wa = forward_bytes(old, i, CHUNK, ea)
-        wb = forward_bytes(new, j, CHUNK, eb)
+        wa = _chunk_end(old, i, ea)
+        wb = _chunk_end(new, j, eb)
         ka = split_keys(old, i, wa)
         kb = split_keys(new, j, wb)
         blocks = diff_keys(ka, kb).blocks
@@ -157,6 +133,13 @@ def coarse_changes(
         li += x
         lj += y
     return changes
+
+
+def _chunk_end(data: bytes, start: int, ceiling: int) -> int:
+    end = forward_bytes(data, start, CHUNK, ceiling)
+    if data.count(NL, start, end) > CHUNK_LINES:
+        end = forward_lines(data, start, CHUNK_LINES, ceiling)[0]
+    return end
 
 
 def _sync(

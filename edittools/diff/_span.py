@@ -10,14 +10,16 @@ pass over the text before the last span, skipped for the first span when `first_
 
 from __future__ import annotations
 
+import time
 from typing import TypeVar
 
 from edittools.artifacts import DiffPayload, Hunk
-from edittools.diff._engine import region_changes
+from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
 from edittools.diff._hunks import build_hunks
 from edittools.diff._lines import decode, is_binary, to_bytes
 from edittools.diff._payload import binary_payload, text_payload
+from edittools.diff._texts import DEFAULT_BUDGET
 
 T = TypeVar("T", str, bytes)
 
@@ -33,6 +35,7 @@ def diff_span(
     include_texts: bool = True,
     first_line: int | None = None,
     binary: bool | None = None,
+    budget: float | None = DEFAULT_BUDGET,
 ) -> DiffPayload:
     """Diff ``old`` against ``old[:start] + replacement + old[end:]`` at the cost of the change.
 
@@ -41,6 +44,7 @@ def diff_span(
     holding `start`, spares counting newlines up to it. For ``bytes``, `binary` None checks the
     text for NUL and UTF-8 validity (a linear scan); False tells the engine the caller knows it is
     text. `include_texts` puts both full texts in the payload (building the new text costs a copy).
+    `budget` bounds the time of the exact diff of a large replaced region, as in `diff_texts`.
     """
     return diff_spans(
         old,
@@ -50,6 +54,7 @@ def diff_span(
         include_texts=include_texts,
         first_line=first_line,
         binary=binary,
+        budget=budget,
     )
 
 
@@ -62,6 +67,7 @@ def diff_spans(
     include_texts: bool = True,
     first_line: int | None = None,
     binary: bool | None = None,
+    budget: float | None = DEFAULT_BUDGET,
 ) -> DiffPayload:
     """Like `diff_span` for several replaced spans at once (e.g. a replace-all edit).
 
@@ -77,6 +83,7 @@ def diff_spans(
     ):
         new = _rebuild(old, ordered, 0, len(old))
         return binary_payload(path=path, old_path=None, operation="modify", identical=new == old)
+    deadline = None if budget is None else time.monotonic() + budget
     hunks: list[Hunk] = []
     minimal = True
     line_a = delta = 0
@@ -89,16 +96,9 @@ def diff_spans(
         counted_to = rs
         old_region = to_bytes(old[rs:re])
         new_region = to_bytes(_rebuild(old, group, rs, re))
-        changes, exact = region_changes(
-            old_region,
-            new_region,
-            0,
-            len(old_region),
-            0,
-            len(new_region),
-            line_a,
-            line_a + delta,
-        )
+        changes, exact = line_changes(old_region, new_region, deadline=deadline, first_line=line_a)
+        if delta:
+            changes = [c._replace(b0=c.b0 + delta, b1=c.b1 + delta) for c in changes]
         minimal = minimal and exact
         hunks += build_hunks(old_region, new_region, changes, context=context)
         delta += new_region.count(b"\n") - old_region.count(b"\n")

@@ -95,3 +95,15 @@ def test_bad_spans_raise_with_a_code(spans: list, code: str) -> None:  # type: i
     with pytest.raises(DiffError) as info:
         diff_spans(OLD, spans, path="f.py")
     assert info.value.code == code
+
+
+def test_large_replaced_region_equals_full_diff() -> None:
+    old = "".join(f"row {i} of the table\n" for i in range(20_000))
+    start = old.index("row 5000 of")
+    end = old.index("row 15000 of")
+    middle = old[start:end].replace("0 of", "0 in")
+    payload = diff_span(old, start, end, middle, path="f.txt", budget=None)
+    new = old[:start] + middle + old[end:]
+    full = diff_texts(old, new, path="f.txt", budget=None)
+    assert payload.hunks == full.hunks
+    assert payload.stats.added == 1000

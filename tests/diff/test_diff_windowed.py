@@ -24,9 +24,7 @@ def _count(changes: list[Change]) -> int:
 
 
 def _exact_count(old: bytes, new: bytes) -> int:
-    changes, minimal = region_changes(old, new, 0, len(old), 0, len(new), 0, 0)
-    assert minimal
-    return _count(changes)
+    return _count(region_changes(old, new, 0, len(old), 0, len(new), 0, 0))
 
 
 @pytest.mark.parametrize("case", LARGE, ids=[case.name for case in LARGE])
@@ -115,3 +113,15 @@ def test_windowed_counts_equal_exact_on_duplicate_heavy_text(
     assert minimal
     assert _count(changes) == _exact_count(old, new)
     assert apply_hunks(old, build_hunks(old, new, changes, context=2)) == new
+
+
+def test_dense_duplicate_rewrite_past_the_budget_is_coarse_but_applies() -> None:
+    rng = random.Random(11)
+    old_lines = [rng.choice(["", "}", "{", "x", "y"]) for _ in range(40_000)]
+    new_lines = [
+        rng.choice(["", "}", "{", "x", "y"]) if rng.random() < 0.4 else v for v in old_lines
+    ]
+    old, new = join(old_lines), join(new_lines)
+    payload = diff_texts(old, new, path="f", budget=0.01)
+    assert payload.minimal is False
+    assert apply_hunks(old, payload.hunks) == new
