@@ -69,3 +69,14 @@ def test_tool_applies_to_paths_with_spaces_and_unicode(tool: str, tmp_path: Path
         (tmp_path / name).write_bytes(b"one\ntwo\n")
         _run(tool, diff_texts(b"one\ntwo\n", b"one\n2\n", path=name).unified, tmp_path)
         assert (tmp_path / name).read_bytes() == b"one\n2\n"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("tool", ["git", "patch"])
+def test_tool_applies_pure_rename(tool: str, tmp_path: Path) -> None:
+    (tmp_path / "old.txt").write_bytes(b"same\n")
+    payload = diff_texts(b"same\n", b"same\n", path="new.txt", old_path="old.txt")
+    assert payload.hunks == []
+    _run(tool, payload.unified, tmp_path)
+    assert (tmp_path / "new.txt").read_bytes() == b"same\n"
+    assert not (tmp_path / "old.txt").exists()
