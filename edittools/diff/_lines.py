@@ -52,19 +52,6 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", _ERRORS)
 
 
-def split_lines(data: bytes, start: int = 0, end: int | None = None) -> list[bytes]:
-    """Split ``data[start:end]`` into lines that keep their ``\\n`` (the last may lack it)."""
-    chunk = data[start:end]
-    if not chunk:
-        return []
-    lines = chunk.split(NL)
-    last = lines.pop()
-    out = [line + NL for line in lines]
-    if last:
-        out.append(last)
-    return out
-
-
 def split_keys(data: bytes, start: int, end: int) -> list[bytes]:
     """Comparison keys of the lines of ``data[start:end]`` (a run of whole lines).
 

@@ -2,25 +2,20 @@
 
 This is the reference engine: the fast paths must agree with its counts. It returns change blocks
 ``(a0, a1, b0, b1)``: lines ``a[a0:a1]`` are replaced by ``b[b0:b1]``; everything between blocks is
-equal. A deadline may be given; past it `BudgetExceeded` is raised so the caller can fall back.
+equal. It also serves the rare input with more distinct lines than the C++ path can encode.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 Block = tuple[int, int, int, int]
 
 
-class BudgetExceeded(Exception):
-    """The exact diff did not finish before its deadline."""
-
-
-def diff_ids(a: Sequence[int], b: Sequence[int], *, deadline: float | None = None) -> list[Block]:
+def diff_ids(a: Sequence[int], b: Sequence[int]) -> list[Block]:
     """Return the change blocks of a shortest edit script turning `a` into `b`."""
     edits: list[Block] = []
-    _diff(a, 0, len(a), b, 0, len(b), edits, deadline)
+    _diff(a, 0, len(a), b, 0, len(b), edits)
     return merge_blocks(edits)
 
 
@@ -46,7 +41,6 @@ def _diff(
     blo: int,
     bhi: int,
     out: list[Block],
-    deadline: float | None,
 ) -> None:
     # Strip the common prefix and suffix so every recursive call makes progress.
     while alo < ahi and blo < bhi and a[alo] == b[blo]:
@@ -58,9 +52,9 @@ def _diff(
     if alo == ahi or blo == bhi:
         out.append((alo, ahi, blo, bhi))
         return
-    xs, ys, xe, ye = _middle_snake(a, alo, ahi, b, blo, bhi, deadline)
-    _diff(a, alo, alo + xs, b, blo, blo + ys, out, deadline)
-    _diff(a, alo + xe, ahi, b, blo + ye, bhi, out, deadline)
+    xs, ys, xe, ye = _middle_snake(a, alo, ahi, b, blo, bhi)
+    _diff(a, alo, alo + xs, b, blo, blo + ys, out)
+    _diff(a, alo + xe, ahi, b, blo + ye, bhi, out)
 
 
 def _middle_snake(
@@ -70,7 +64,6 @@ def _middle_snake(
     b: Sequence[int],
     blo: int,
     bhi: int,
-    deadline: float | None,
 ) -> tuple[int, int, int, int]:
     """Find the middle snake of an optimal path; coordinates relative to (alo, blo)."""
     n = ahi - alo
@@ -82,8 +75,6 @@ def _middle_snake(
     vf = [0] * (2 * off + 1)
     vb = [0] * (2 * off + 1)
     for d in range(maxd + 1):
-        if deadline is not None and time.monotonic() > deadline:
-            raise BudgetExceeded
         for k in range(-d, d + 1, 2):
             if k == -d or (k != d and vf[off + k - 1] < vf[off + k + 1]):
                 x = vf[off + k + 1]
