@@ -14,6 +14,8 @@ import pytest
 from diff_corpus import corpus, large_corpus, lines_of
 
 from edittools.diff import diff_texts
+from edittools.diff._exact import _python_diff, diff_keys
+from edittools.diff._lines import split_keys
 from edittools.diff._myers import diff_ids
 
 CASES = [case for case in corpus() if case.old is not None and case.new is not None]
@@ -93,3 +95,19 @@ def test_reference_corpus_case_is_not_trivially_equal(tmp_path: Path) -> None:
     changed = [case for case in CASES if case.old != case.new]
     assert len(changed) > 60
     assert any(_reference_counts(c.old or b"", c.new or b"")[0] > 5 for c in changed)
+
+
+def test_pure_python_path_for_huge_vocabularies_matches_the_cpp_path() -> None:
+    # The path taken when distinct common lines outnumber code points, run here on the corpus.
+    for case in CASES:
+        assert case.old is not None and case.new is not None
+        a = split_keys(case.old, 0, len(case.old))
+        b = split_keys(case.new, 0, len(case.new))
+        common = set(a).intersection(b)
+        if not common:
+            continue
+        expected = diff_keys(a, b)
+        got = _python_diff(a, b, common)
+        assert got.reduced_distance == expected.reduced_distance, case.name
+        count = sum(a1 - a0 + b1 - b0 for a0, a1, b0, b1 in got.blocks)
+        assert count == sum(a1 - a0 + b1 - b0 for a0, a1, b0, b1 in expected.blocks), case.name
