@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from edittools.cli import _demo, _tools, _views, _watch
+from sandbox import SandboxError
 
 __all__ = ["main"]
 
@@ -33,9 +34,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except KeyboardInterrupt:
         return 130
-    except (OSError, ValueError) as exc:
-        print(f"edittools: {exc}", file=sys.stderr)
+    except (OSError, ValueError, SandboxError) as exc:
+        print(f"edittools: {_message(exc)}", file=sys.stderr)
         return 2
+
+
+def _message(exc: BaseException) -> str:
+    """One sentence for the person at the shell; an OSError names its file without `[Errno N]`."""
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        return f"cannot open {exc.filename}: {exc.strerror}."
+    return str(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
@@ -17,3 +19,13 @@ def console() -> Console:
 def print_json(data: Any) -> None:
     """One JSON document on one line of standard output."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+@contextmanager
+def busy(out: Console, message: str, *, long: bool) -> Iterator[None]:
+    """A transient spinner on a terminal while `long` work runs; nothing at all when piped."""
+    if not (long and out.is_terminal):
+        yield
+        return
+    with out.status(message):
+        yield

@@ -7,11 +7,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.rule import Rule
+from rich.text import Text
 
 from edittools._session import Session
+from edittools.artifacts import ToolResult
 from edittools.cli._console import console
 from edittools.render import render_result
+
+_VALUE_LINES = 6  # the model's text is shown in part: the point is that it is plain text
 
 _APP = '''\
 """A tiny greeting app."""
@@ -45,23 +50,29 @@ def register(sub: Any) -> None:
     p = sub.add_parser("demo", help="run a short scripted session and preview it",
                        description=cmd_demo.__doc__)  # fmt: skip
     p.add_argument("--keep", type=Path, default=None, metavar="DIR",
-                   help="run in DIR (created, must be empty) and keep it")  # fmt: skip
+                   help="run in DIR (created if missing, must be empty) and keep it")  # fmt: skip
     p.set_defaults(run=cmd_demo)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Run read, edit, a failing edit, a patch and undo in a temporary sandbox and show each result.
 
+    Each step shows what the model reads (the result's text value) and what a UI shows (its
+    artifact, rendered).
+
     example: edittools demo
+    example: edittools demo --keep demo-sandbox && edittools log --root demo-sandbox
     """
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
-        return _run(args.keep)
+        if any(args.keep.iterdir()):
+            raise ValueError(f"{args.keep} is not empty; give --keep a new or empty directory.")
+        return _run(args.keep, keep=True)
     with tempfile.TemporaryDirectory(prefix="edittools-demo-") as root:
-        return _run(Path(root))
+        return _run(Path(root), keep=False)
 
 
-def _run(root: Path) -> int:
+def _run(root: Path, *, keep: bool) -> int:
     (root / "app.py").write_text(_APP)
     out = console()
     steps = [
@@ -74,15 +85,32 @@ def _run(root: Path) -> int:
         ("undo the patch's change to app.py", lambda s: s.undo("app.py")),
     ]  # fmt: skip
     with Session(root) as session:
-        for title, step in steps:
-            out.print(Rule(title))
-            result = step(session)
-            out.print(result.value, markup=False, highlight=False)
-            out.print()
-            render_result(result, out)
-            out.print()
+        for number, (title, step) in enumerate(steps, start=1):
+            out.print(Rule(f"{number}/{len(steps)}  {title}"))
+            _show(step(session), out)
         journal = session.workspace.journal_path
     out.print(Rule("journal"))
-    out.print(f"{len(steps)} results journaled in {journal.name}; preview any journal with "
-              "`edittools preview FILE` or `edittools report FILE -o report.html`.", markup=False)  # fmt: skip
+    if keep:
+        out.print(f"{len(steps)} results journaled in {journal}. Try:\n"
+                  f"  edittools log --root {root}\n  edittools preview {journal}\n"
+                  f"  edittools report {journal} -o report.html", markup=False)  # fmt: skip
+    else:
+        out.print(f"{len(steps)} results were journaled in the sandbox's {journal.name}; "
+                  "`edittools demo --keep DIR` keeps them to preview or report.", markup=False)  # fmt: skip
     return 0
+
+
+def _show(result: ToolResult, out: Console) -> None:
+    """The two channels of one result, labelled: the model's text and the UI's artifact."""
+    lines = result.value.splitlines()
+    shown = "\n".join(lines[:_VALUE_LINES])
+    if len(lines) > _VALUE_LINES:
+        shown += f"\n… {len(lines) - _VALUE_LINES} more lines"
+    kind = result.artifact.kind if result.artifact is not None else "none"
+    error = ", is_error" if result.is_error else ""
+    out.print(Text(f"model reads (value{error}):", style="bold cyan"))
+    for line in shown.splitlines():
+        out.print(Text("  │ ", style="cyan") + Text(line, style="dim"))
+    out.print(Text(f"UI shows (artifact: {kind}):", style="bold magenta"))
+    render_result(result, out)
+    out.print()

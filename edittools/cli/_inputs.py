@@ -38,7 +38,7 @@ def load_results(text: str) -> list[Result]:
         except ValueError:
             records.append(line)
     if any(_is_transcript_record(record) for record in records):
-        return list(transcript_events(text))
+        return list(transcript_events(text, root=_transcript_root(records)))
     return [_result(record) for record in records]
 
 
@@ -58,6 +58,14 @@ def _result(item: Any) -> Result:
             artifact=result.artifact,
         )
     return result
+
+
+def _transcript_root(records: list[Any]) -> str | None:
+    """The project directory a transcript records (`cwd`), so paths show relative to it."""
+    for record in records:
+        if _is_transcript_record(record) and isinstance(record.get("cwd"), str):
+            return str(record["cwd"])
+    return None
 
 
 def _is_transcript_record(record: Any) -> bool:

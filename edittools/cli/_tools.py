@@ -12,7 +12,6 @@ from edittools.artifacts import ChangesetArtifact, DiffArtifact, ToolResult
 from edittools.cli._console import console, print_json
 from edittools.mcp_server import serve
 from edittools.render import render_result
-from sandbox import SandboxError
 
 _RAW = argparse.RawDescriptionHelpFormatter
 
@@ -162,6 +161,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     with Session(args.root) as session:
         events = session.journal()
     out = console()
+    shown = 0
     for event in events:
         artifact = event.artifact
         payloads = []
@@ -175,6 +175,9 @@ def cmd_log(args: argparse.Namespace) -> int:
                 f"{event.id:<24} {event.name:<12} {status}{p.path}  +{p.stats.added} -{p.stats.removed}",
                 markup=False,
             )
+            shown += 1
+    if not shown:
+        out.print(f"No changes journaled in {args.root}.", markup=False)
     return 0
 
 
@@ -183,9 +186,5 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     example: edittools serve --root . --dialect claude-code
     """
-    try:
-        serve(str(args.root), dialect=args.dialect, deny=args.deny)
-    except SandboxError as exc:
-        print(f"edittools: {exc}", file=sys.stderr)
-        return 2
+    serve(str(args.root), dialect=args.dialect, deny=args.deny)
     return 0

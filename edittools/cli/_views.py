@@ -11,10 +11,15 @@ from rich.progress import track
 
 from edittools.artifacts import ChangesetArtifact, DiffArtifact, export_schema
 from edittools.artifacts._build import diff_result
-from edittools.cli._console import console, print_json
+from edittools.cli._console import busy, console, print_json
 from edittools.cli._inputs import load_results
 from edittools.diff import diff_texts
 from edittools.render import render_report, render_result, render_stat
+
+# Below these sizes the work is over before a progress display could help; above them a
+# terminal gets one (transient, so the output reads the same as when piped).
+_BIG_DIFF_BYTES = 8 * 1024 * 1024
+_MANY_RESULTS = 200
 
 
 def register(sub: Any) -> None:
@@ -66,14 +71,20 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
     example: edittools diff old.py new.py --context 5
     """
+    if args.context < 0:
+        raise ValueError("--context must be 0 or more lines.")
+    out = console()
     old, new = args.old.read_bytes(), args.new.read_bytes()
-    payload = diff_texts(old, new, path=str(args.new), context=args.context, include_texts=False)
+    with busy(out, "Diffing", long=len(old) + len(new) > _BIG_DIFF_BYTES):
+        payload = diff_texts(
+            old, new, path=str(args.new), context=args.context, include_texts=False
+        )
     if args.json:
         print_json(payload.model_dump(mode="json", by_alias=True))
     elif args.stat:
-        render_stat([payload], console())
+        render_stat([payload], out)
     elif old != new:
-        render_result(diff_result("", payload), console())
+        render_result(diff_result("", payload), out)
     return 0 if old == new else 1
 
 
@@ -86,12 +97,17 @@ def cmd_preview(args: argparse.Namespace) -> int:
     example: edittools preview .edittools/journal.jsonl
     """
     results = load_results(_read_input(args.file))
+    if not results:
+        print(f"edittools: no tool results in {args.file}.", file=sys.stderr)
     if args.json:
         for result in results:
             print_json(result.model_dump(mode="json", by_alias=True))
         return 0
     out = console()
-    for result in track(results, description="Rendering", disable=not out.is_terminal, console=out):
+    quiet = not out.is_terminal or len(results) < _MANY_RESULTS
+    for result in track(
+        results, description="Rendering", disable=quiet, transient=True, console=out
+    ):
         render_result(result, out)
     return 0
 
