@@ -100,9 +100,9 @@ def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
     try:
         new_text, tier = apply_file_patch(document.text, patch)
     except ToolError as exc:
-        raise ToolError(
-            exc.code, f"{path}: {exc.message}", {**(exc.detail or {}), "path": path}
-        ) from exc
+        # Name the file once: the patch logic's own message usually names it already.
+        message = exc.message if path in exc.message else f"{path}: {exc.message}"
+        raise ToolError(exc.code, message, {**(exc.detail or {}), "path": path}) from exc
     changed = document.with_text(new_text)
     after = changed.encode()
     include = wants_texts(ws, len(before), len(after))

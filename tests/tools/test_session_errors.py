@@ -250,7 +250,8 @@ def test_invalid_patch(session: Session, root: Path) -> None:
 def test_patch_conflict(session: Session, root: Path) -> None:
     patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-delta\n+DELTA\n*** End Patch\n"
     with unchanged(root):
-        check_error(session.apply_patch(patch), "patch_conflict", "a.txt", "Re-read")
+        value = check_error(session.apply_patch(patch), "patch_conflict", "Hunk 1", "Re-read")
+        assert not value.startswith("Error (patch_conflict): a.txt: ")  # the path named once
 
 
 @pytest.mark.parametrize(
