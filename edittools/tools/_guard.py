@@ -5,23 +5,24 @@ from __future__ import annotations
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.diff import diff_texts
-from sandbox import Version
+from sandbox import SandboxError, Version
 
 _SHOWN_DIFF_CHARS = 4000
 
 
 def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
     """The bytes and version of an existing file, or a `not_found` error that says what to do."""
-    # Checked first because the sandbox's read of a missing final component does not report
-    # not_found (it trips an internal assertion); a file deleted in between still fails safely.
-    if not ws.sandbox.exists(path):
+    try:
+        return ws.sandbox.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+    except SandboxError as exc:
+        if exc.code != "not_found":
+            raise
         raise ToolError(
             "not_found",
             f"{path} does not exist. Check the path and its spelling, or create the file with "
             "write.",
             {"path": path},
-        )
-    return ws.sandbox.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+        ) from exc
 
 
 def ensure_fresh(
