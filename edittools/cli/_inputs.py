@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from edittools.artifacts import StreamEvent, ToolResult, adapt
-from edittools.dialects import transcript_events
 
 Result = ToolResult | StreamEvent
 
@@ -38,6 +37,9 @@ def load_results(text: str) -> list[Result]:
         except ValueError:
             records.append(line)
     if any(_is_transcript_record(record) for record in records):
+        # Imported here: the dialects package loads the MCP SDK, which takes most of a second.
+        from edittools.dialects import transcript_events
+
         return list(transcript_events(text, root=_transcript_root(records)))
     return [_result(record) for record in records]
 

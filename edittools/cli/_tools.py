@@ -10,7 +10,6 @@ from typing import Any
 from edittools._session import Session
 from edittools.artifacts import ChangesetArtifact, DiffArtifact, ToolResult
 from edittools.cli._console import console, print_json
-from edittools.mcp_server import serve
 from edittools.render import render_result
 
 _RAW = argparse.RawDescriptionHelpFormatter
@@ -186,5 +185,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     example: edittools serve --root . --dialect claude-code
     """
+    # The MCP SDK takes most of a second to import: only this command pays for it.
+    from edittools.mcp_server import serve
+
     serve(str(args.root), dialect=args.dialect, deny=args.deny)
     return 0
