@@ -16,8 +16,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from math import gcd
 
-from edittools.tools._closest import describe_miss
 from edittools._errors import ToolError
+from edittools.tools._closest import describe_miss
 from edittools.tools._textlines import (
     Lines,
     Normalizer,
@@ -202,7 +202,9 @@ def _line_tier(
         i = k - anchor
         if i < 0 or i + m > len(lines) or (hits and i < hits[-1] + m):
             continue
-        if have[i : i + m] == want:
+        if have[i : i + m] == want and (
+            not reindent or _same_shape(old_lines, lines.contents[i : i + m])
+        ):
             hits.append(i)
     if not hits:
         return None
@@ -235,6 +237,28 @@ def _strip_line_numbers(old_lines: list[str]) -> list[str] | None:
         expected = number + 1
         out.append(line[m.end() :])
     return out
+
+
+def _same_shape(old_lines: list[str], found: list[str]) -> bool:
+    """Whether old_string keeps the found block's relative indentation, up to the base and unit.
+
+    Re-indenting `new_string` is only safe when old_string's lines are nested like the file's: a
+    flattened or reshuffled old_string would make a re-indented replacement silently wrong, so such
+    a place is not a match (the miss then shows the closest lines and says indentation differs).
+    """
+    pairs = [(o, f) for o, f in zip(old_lines, found, strict=True) if o.strip()]
+
+    def widths(texts: list[str]) -> list[int]:
+        return [len(indent_of(t).expandtabs(8)) for t in texts]
+
+    old_w = widths([o for o, _ in pairs])
+    found_w = widths([f for _, f in pairs])
+    return all(
+        (a < b) == (c < d) and (a == b) == (c == d)
+        for (a, c), (b, d) in zip(
+            zip(old_w, found_w, strict=True), zip(old_w[1:], found_w[1:], strict=True), strict=False
+        )
+    ) and all((a < old_w[0]) == (c < found_w[0]) for a, c in zip(old_w, found_w, strict=True))
 
 
 def _reindent(new: str, old_lines: list[str], found: list[str]) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edittools.tools._closest import describe_miss
 from edittools._errors import ToolError
+from edittools.tools._closest import describe_miss
 from edittools.tools._patch_codex import is_codex, parse_codex
 from edittools.tools._patch_model import FilePatch, Hunk
 from edittools.tools._patch_unified import is_unified, parse_unified

@@ -243,3 +243,19 @@ def test_replace_all_equals_str_replace(text: str, old: str, new: str) -> None:
     if old not in text or old == new or text.replace(old, new) == text:
         return
     assert splice(text, locate(text, old, new, replace_all=True)) == text.replace(old, new)
+
+
+def test_indentation_tier_refuses_an_old_string_that_lost_its_nesting() -> None:
+    """A flattened old_string must not match a nested block: re-indenting would break the code."""
+    text = "def b():\n    return 2\n"
+    with pytest.raises(ToolError) as info:
+        locate(text, "def b():\nreturn 2\n", "def b():\nreturn 20\n")
+    assert info.value.code == "no_match"
+    assert "indent" in info.value.message.lower()
+
+
+def test_indentation_tier_still_matches_a_uniformly_shifted_block() -> None:
+    text = "class A:\n    def b(self):\n        return 2\n"
+    match = locate(text, "def b(self):\n    return 2\n", "def b(self):\n    return 20\n")
+    assert match.tier == "indentation"
+    assert match.replacements == ("    def b(self):\n        return 20\n",)
