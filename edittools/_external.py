@@ -15,6 +15,7 @@ before every write, so a file changed outside fails the next edit with `stale_re
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import queue
@@ -164,10 +165,22 @@ class ExternalWatcher:
         return None if record is None else Baseline(record.sha256, record.blob_id)
 
     def _own(self, change: FileChange) -> bool:
-        """Whether the session itself left the file this way (its write, edit, patch or undo)."""
+        """Whether the session itself left the file this way (its write, edit, patch or undo).
+
+        The tools hold a file's lock from their write until their read record is updated, so
+        taking the lock first means a change is never judged against a record about to change.
+        """
         ws = self.workspace
         if ws is None:
             return False
+        with contextlib.ExitStack() as locks:
+            for path in sorted({change.path, change.old_path or change.path}):
+                # A path whose folder is gone cannot be locked, and no tool is writing there.
+                with contextlib.suppress(SandboxError):
+                    locks.enter_context(self.sandbox.lock(path))
+            return self._left_by_session(ws, change)
+
+    def _left_by_session(self, ws: Workspace, change: FileChange) -> bool:
         if change.new is not None:
             record = ws.seen(change.path)
             if record is None or record.sha256 != change.new.sha256:

@@ -247,8 +247,7 @@ class Watcher:
         pending.last = now
         if appeared and not pending.appeared:
             pending.appeared = True
-            with self._base_lock:
-                pending.new_file = self._baselines.get(rel) is None
+            pending.new_file = self._known(rel) is None
         return pending
 
     def _mark_many(self, paths: list[str]) -> None:
