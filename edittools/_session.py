@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from edittools._external import ExternalWatcher
 from edittools._options import SessionOptions
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
@@ -98,6 +99,14 @@ class Session:
     def tool_definitions(style: str = "openai") -> list[dict[str, Any]]:
         """Function-calling definitions of the tools: `openai` or `anthropic` style."""
         return definitions(style)
+
+    def watch(self, **options: Any) -> ExternalWatcher:
+        """Start reporting changes made outside the tools as `external` stream events.
+
+        Returns the running watcher (stop it, or use it as a context manager); `options` are
+        `ExternalWatcher`'s, e.g. `on_event=print, journal=True, track_all=True`.
+        """
+        return ExternalWatcher(self.sandbox, workspace=self.workspace, **options).start()
 
     def journal(self) -> list[StreamEvent]:
         """Every result journaled in this sandbox's state folder, oldest first."""
