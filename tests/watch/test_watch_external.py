@@ -247,11 +247,10 @@ def test_a_read_file_changed_outside_fails_the_next_edit_with_the_diff(
 
 
 @pytest.mark.integration
-def test_events_are_journaled_when_asked(session: Session, root: pathlib.Path) -> None:
+def test_session_watch_journals_events_when_asked(session: Session, root: pathlib.Path) -> None:
     session.read("append.txt")
-    with ExternalWatcher(
-        session.sandbox, workspace=session.workspace, journal=True, quiet=0.05
-    ) as watcher:
+    with session.watch(journal=True, quiet=0.05) as watcher:
+        assert watcher.workspace is session.workspace
         run_child("open('append.txt', 'a').write('more\\n')\n", root)
         (event,) = wait_for(watcher, "append.txt")
     journaled = [e for e in session.journal() if e.name == "external"]
