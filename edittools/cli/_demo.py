@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,8 @@ def _run(root: Path, *, keep: bool) -> int:
             out.print(Rule(f"{number}/{len(steps)}  {title}"))
             _show(step(session), out)
         journal = session.workspace.journal_path
+    if not root.is_absolute():  # name it as the person typed the directory
+        journal = Path(os.path.relpath(journal))
     out.print(Rule("journal"))
     if keep:
         out.print(f"{len(steps)} results journaled in {journal}. Try:\n"

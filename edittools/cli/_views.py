@@ -59,7 +59,10 @@ def register(sub: Any) -> None:
     p.set_defaults(run=cmd_report)
 
     p = sub.add_parser(
-        "schema", help="print the artifact protocol's JSON Schema", description=cmd_schema.__doc__
+        "schema",
+        help="print the artifact protocol's JSON Schema",
+        description=cmd_schema.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.set_defaults(run=cmd_schema)
 
@@ -126,7 +129,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    """Print the JSON Schema of ToolResult, artifacts, payloads and stream events."""
+    """Print the JSON Schema of ToolResult, artifacts, payloads and stream events.
+
+    example: edittools schema > tool-artifact.schema.json
+    """
     print_json(export_schema())
     return 0
 
