@@ -149,7 +149,7 @@ class ExternalWatcher:
             return None
 
     def __enter__(self) -> ExternalWatcher:
-        return self.start()
+        return self if self.watcher.started else self.start()
 
     def __exit__(
         self,

@@ -166,8 +166,13 @@ class Watcher:
         if worker is not None and worker is not threading.current_thread():
             worker.join()
 
+    @property
+    def started(self) -> bool:
+        """Whether `start` was called (a stopped watcher stays started: it cannot run again)."""
+        return self._worker is not None
+
     def __enter__(self) -> Watcher:
-        return self.start()
+        return self if self.started else self.start()
 
     def __exit__(
         self,

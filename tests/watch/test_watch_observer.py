@@ -257,7 +257,8 @@ def test_stop_is_idempotent_and_works_before_start(
 ) -> None:
     Watcher(sb).stop()
     watcher = started()
-    watcher.stop()
+    with watcher as entered:  # entering a started watcher does not start it again
+        assert entered is watcher and watcher.started
     watcher.stop()
     with pytest.raises(RuntimeError):
         watcher.start()
