@@ -8,7 +8,6 @@ session can preview, replay and undo what an earlier one did.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -144,25 +143,16 @@ class Workspace:
     @property
     def journal_path(self) -> Path:
         """Where the journal lives."""
-        return self.sandbox.state_path / JOURNAL_FILE
+        return self.sandbox.log_path(JOURNAL_FILE)
 
     # --- state files ----------------------------------------------------------------------
 
     def _append(self, name: str, entry: dict[str, Any]) -> None:
-        line = (json.dumps(entry, ensure_ascii=False) + "\n").encode()
-        path = self._state_dir() / name
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-        try:
-            os.write(fd, line)
-        finally:
-            os.close(fd)
+        line = json.dumps(entry, ensure_ascii=False) + "\n"
+        self.sandbox.append_log(name, line.encode("utf-8", "surrogateescape"))
 
     def _read_jsonl(self, name: str) -> Iterator[dict[str, Any]]:
-        path = self.sandbox.state_path / name
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except (FileNotFoundError, NotADirectoryError):
-            return
+        text = self.sandbox.read_log(name).decode("utf-8", "replace")
         for line in text.splitlines():
             try:
                 entry = json.loads(line)
@@ -170,11 +160,3 @@ class Workspace:
                 continue
             if isinstance(entry, dict):
                 yield entry
-
-    def _state_dir(self) -> Path:
-        path = self.sandbox.state_path
-        path.mkdir(parents=True, exist_ok=True)
-        ignore = path / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("*\n")
-        return path

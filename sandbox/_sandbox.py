@@ -324,6 +324,18 @@ class Sandbox:
         with self._locks.hold(self._rel(path, check_deny=True)):
             yield
 
+    def append_log(self, name: str, data: bytes) -> None:
+        """Append `data` to the state folder's log `name` (a journal of the project's own)."""
+        self._state.append(name, data)
+
+    def read_log(self, name: str) -> bytes:
+        """The state folder's log `name`, empty when it does not exist."""
+        return self._state.read_log(name)
+
+    def log_path(self, name: str) -> pathlib.Path:
+        """Where log `name` lives, for people to find it (open it only through `read_log`)."""
+        return self.state_path / name
+
     def close(self) -> None:
         """Release the root and state-folder descriptors; the object is unusable afterwards."""
         self._state.close()

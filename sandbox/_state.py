@@ -55,6 +55,52 @@ class StateDir:
                 self._fds[sub] = fd
             return fd
 
+    def append(self, name: str, data: bytes) -> None:
+        """Append `data` to the log `<state>/<name>` with one write (O_APPEND)."""
+        _check_log_name(name)
+        fd = self._root(create=True)
+        try:
+            lfd = os.open(
+                name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                0o600, dir_fd=fd,
+            )  # fmt: skip
+            try:
+                os.write(lfd, data)
+            finally:
+                os.close(lfd)
+        except OSError as exc:
+            raise from_oserror(exc, f"{self.name}/{name}", "append to") from exc
+
+    def read_log(self, name: str) -> bytes:
+        """The whole log `<state>/<name>`; empty when it does not exist yet."""
+        _check_log_name(name)
+        try:
+            fd = self._root(create=False)
+        except SandboxError:
+            return b""
+        try:
+            lfd = os.open(
+                name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd
+            )
+        except FileNotFoundError:
+            return b""
+        except OSError as exc:
+            raise from_oserror(exc, f"{self.name}/{name}", "read") from exc
+        with os.fdopen(lfd, "rb") as fh:
+            return fh.read()
+
+    def _root(self, *, create: bool) -> int:
+        """A descriptor of the state folder itself, owned by this object."""
+        with self._lock:
+            fd = self._fds.get("")
+            if fd is None:
+                if create:
+                    fd = self._create_root()
+                else:
+                    fd = self._paths.open_dir(self.name.split("/"), self.name)[0]
+                self._fds[""] = fd
+            return fd
+
     def _create_root(self) -> int:
         fd, _ = self._paths.ensure_dir(self.name.split("/"), self.name)
         try:
@@ -159,3 +205,8 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def _check_log_name(name: str) -> None:
+    if not name or "/" in name or name in (".", "..") or "\0" in name:
+        raise SandboxError("invalid_path", f"{name!r} is not a plain log file name.", path=name)
