@@ -399,20 +399,14 @@ class Watcher:
 
     def _look(self, rel: str, *, text_only: bool = False) -> object:
         """The current baseline of `rel`, `_ABSENT` when no regular file is there, or `_SKIP`."""
-        # Ask version() first: read_bytes() of a missing file does not raise not_found yet.
-        found = self._hash_only(rel)
-        if not isinstance(found, Baseline):
-            return found
         try:
             data, version = self.sandbox.read_bytes(rel, max_bytes=self.max_baseline_bytes)
         except SandboxError as exc:
             if exc.code in _ABSENT_CODES:
                 return _ABSENT
             if exc.code == "too_large":
-                return found
+                return self._hash_only(rel)
             return _SKIP
-        except (AssertionError, TypeError):
-            return _SKIP  # deleted between the two calls; its delete event brings it back
         if text_only:
             try:
                 decode(data)
