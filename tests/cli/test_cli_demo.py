@@ -21,6 +21,7 @@ def demo_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess[str], Path]:
     return run("demo", "--keep", root), root
 
 
+@pytest.mark.integration
 def test_demo_runs_every_step_and_labels_both_channels(demo_run):
     proc, _ = demo_run
     assert proc.returncode == 0, proc.stderr
@@ -39,6 +40,7 @@ def test_demo_runs_every_step_and_labels_both_channels(demo_run):
     assert ESC not in out and proc.stderr == ""
 
 
+@pytest.mark.integration
 def test_demo_keeps_a_journal_that_log_and_preview_read(demo_run, capsys):
     proc, root = demo_run
     journal = root / ".edittools" / "journal.jsonl"
@@ -59,12 +61,14 @@ def test_demo_refuses_a_directory_that_is_not_empty(tmp_path, capsys):
     assert (tmp_path / "app.py").read_text() == "mine\n"
 
 
+@pytest.mark.integration
 def test_demo_without_keep_leaves_nothing_behind(tmp_path):
     proc = run("demo", env={"TMPDIR": str(tmp_path)})
     assert proc.returncode == 0 and "1/5  read app.py" in proc.stdout
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.integration
 def test_report_writes_one_card_per_result(demo_run, tmp_path, capsys):
     _, root = demo_run
     page = tmp_path / "out.html"
@@ -81,6 +85,7 @@ def test_report_writes_one_card_per_result(demo_run, tmp_path, capsys):
     assert html.count('<section class="changeset">') == 1
 
 
+@pytest.mark.integration
 def test_report_from_standard_input_with_a_title(tmp_path):
     page = tmp_path / "r.html"
     event = StreamEvent(id="c1", name="note", value="<script>alert(1)</script>")
@@ -112,6 +117,7 @@ def test_every_command_help_has_an_example(command, capsys):
     assert examples and all(f"edittools {command}" in line for line in examples)
 
 
+@pytest.mark.integration
 def test_commands_other_than_serve_start_without_the_mcp_sdk(tmp_path):
     (tmp_path / "a.txt").write_text("a\n")
     code = (

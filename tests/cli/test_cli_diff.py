@@ -61,6 +61,7 @@ def test_different_files_exit_1_with_header_and_hunks(pair, capsys):
     assert "+line 14b\n" in out
 
 
+@pytest.mark.integration
 def test_missing_file_exits_2_with_one_line_and_no_traceback(pair):
     old, _ = pair
     proc = run("diff", old, old.with_name("absent.txt"))
@@ -71,6 +72,7 @@ def test_missing_file_exits_2_with_one_line_and_no_traceback(pair):
     ]
 
 
+@pytest.mark.integration
 def test_a_directory_is_trouble_not_a_difference(pair):
     old, _ = pair
     proc = run("diff", old, old.parent)
@@ -84,6 +86,7 @@ def test_negative_context_is_refused(pair, capsys):
     assert "--context" in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_piped_output_has_no_escape_sequences(pair):
     old, new = pair
     proc = run("diff", old, new)
@@ -138,6 +141,7 @@ def test_stat_prints_the_count_bar_and_summary(pair, capsys):
 
 
 @pytest.mark.parametrize("context", [0, 1, 3, 5, 10])
+@pytest.mark.integration
 def test_context_changes_the_hunks_as_gnu_diff_does(pair, capsys, context):
     old, new = pair
     main(["diff", str(old), str(new), "--json", "--context", str(context)])

@@ -159,6 +159,7 @@ def test_zeus_results_preview_as_diff_and_error(tmp_path, capsys):
     assert results[0].artifact.kind == "diff" and results[1].artifact.kind == "error"
 
 
+@pytest.mark.integration
 def test_standard_input_and_plain_text(tmp_path):
     result = text_result("all done")
     proc = run("preview", "-", stdin=result.model_dump_json() + "\nnot json at all\n")
@@ -166,18 +167,21 @@ def test_standard_input_and_plain_text(tmp_path):
     assert proc.stdout.splitlines() == ["all done", "not json at all"]
 
 
+@pytest.mark.integration
 def test_empty_input_says_so_on_standard_error():
     proc = run("preview", "-", stdin="")
     assert proc.returncode == 0 and proc.stdout == ""
     assert proc.stderr == "edittools: no tool results in -.\n"
 
 
+@pytest.mark.integration
 def test_missing_file_is_trouble():
     proc = run("preview", "no-such-file.jsonl")
     assert proc.returncode == 2 and "no-such-file.jsonl" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.integration
 def test_piped_preview_has_no_escapes_even_from_hostile_text(journal):
     path, _ = journal
     hostile = text_result("red \x1b[31malert\x1b[0m and a bell \x07").model_dump_json()

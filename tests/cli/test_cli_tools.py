@@ -43,6 +43,7 @@ def test_read_json_is_the_tool_result_with_a_code_artifact(root, capsys):
     assert result.artifact.kind == "code" and result.artifact.payload.text == APP
 
 
+@pytest.mark.integration
 def test_write_from_an_argument_and_from_standard_input(root):
     proc = run("write", "--root", root, "notes.txt", "first\n")
     assert proc.returncode == 0 and (root / "notes.txt").read_text() == "first\n"
@@ -67,6 +68,7 @@ def test_edit_json_carries_the_diff_artifact(root, capsys):
     assert (payload.path, payload.stats.added, payload.stats.removed) == ("app.py", 1, 1)
 
 
+@pytest.mark.integration
 def test_a_failed_edit_exits_1_with_the_message_and_leaves_the_file(root):
     before = (root / "app.py").read_bytes()
     proc = run("edit", "--root", root, "app.py", "def greet(person):", "x")
@@ -107,6 +109,7 @@ def test_dry_run_shows_the_diff_and_writes_nothing(root, capsys, args):
     assert _cli(capsys, root, "log")[1] == f"No changes journaled in {root}.\n"
 
 
+@pytest.mark.integration
 def test_apply_patch_from_git_diff_on_standard_input(root, tmp_path_factory):
     other = tmp_path_factory.mktemp("other")
     (other / "app.py").write_text(APP.replace("world", "everyone") + "print('bye')\n")
@@ -122,6 +125,7 @@ def test_apply_patch_from_git_diff_on_standard_input(root, tmp_path_factory):
     assert "\napp.py  +2 -1\n" in proc.stdout
 
 
+@pytest.mark.integration
 def test_a_conflicting_patch_exits_1_and_changes_nothing(root):
     patch = "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-def other():\n+def x():\n"
     proc = run("apply-patch", "--root", root, "-", stdin=patch)
@@ -156,6 +160,7 @@ def test_log_lists_each_change_with_counts(root, capsys):
     ]
 
 
+@pytest.mark.integration
 def test_a_root_that_does_not_exist_is_one_line_of_trouble(tmp_path):
     for args in (("read", "a.py"), ("log",), ("edit", "a.py", "x", "y")):
         proc = run(args[0], "--root", tmp_path / "absent", *args[1:])
