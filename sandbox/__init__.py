@@ -1,18 +1,23 @@
-"""sandbox: the file system made safe — confinement, atomic writes, faithful text, a blob store."""
+"""sandbox: the file system made safe — confinement, atomic writes, faithful text, a blob store,
+and a watcher for changes made outside."""
 
 from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, Version
 from ._sandbox import Sandbox
 from ._store import BlobStore
 from ._text import TextDocument, decode
+from ._watch import Baseline, FileChange, Watcher
 
 __all__ = [
     "ABSENT",
     "AbsentType",
+    "Baseline",
     "BlobStore",
+    "FileChange",
     "Sandbox",
     "SandboxError",
     "TextDocument",
     "Version",
+    "Watcher",
     "decode",
 ]
