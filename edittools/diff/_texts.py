@@ -45,17 +45,18 @@ def diff_texts(
     new_bytes = b"" if new is None else to_bytes(new)
     old_checked = isinstance(old, bytes)
     binary = old_checked and is_binary(old_bytes)
-    if isinstance(new, bytes) and not binary:
-        # Where old was checked, new's unchanged lines are old's bytes: only its changed lines
-        # need the UTF-8 check, made below once they are known.
-        binary = b"\0" in new_bytes or (not old_checked and is_binary(new_bytes))
+    if isinstance(new, bytes) and not old_checked:
+        binary = is_binary(new_bytes)
     if binary:
         return _binary(old_bytes, new_bytes, path, old_path, operation)
     deadline = None if budget is None else time.monotonic() + budget
     changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
     if old_checked and isinstance(new, bytes):
+        # New's unchanged lines are old's bytes, already checked: only its changed lines remain.
         for change in changes:
-            if not valid_utf8(new_bytes, change.ob0, change.ob1):
+            if new_bytes.find(b"\0", change.ob0, change.ob1) >= 0 or not valid_utf8(
+                new_bytes, change.ob0, change.ob1
+            ):
                 return _binary(old_bytes, new_bytes, path, old_path, operation)
     return text_payload(
         path=path,

@@ -198,3 +198,8 @@ def test_invalid_utf8_only_in_a_changed_line_of_a_large_file_is_binary() -> None
     assert diff_texts(old, new, path="f").binary is True
     assert diff_texts(old.decode(), new, path="f").binary is True
     assert diff_texts(old, old.replace(b"line 40000\n", b"l\xc3\xa9\n"), path="f").binary is False
+
+
+def test_nul_only_in_a_changed_line_of_a_large_file_is_binary() -> None:
+    old = b"".join(b"line %d\n" % i for i in range(50_000))
+    assert diff_texts(old, old.replace(b"line 30000\n", b"li\0ne\n"), path="f").binary is True
