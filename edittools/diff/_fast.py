@@ -27,9 +27,9 @@ CONFIRM = 32
 DENSE = 1 << 20
 """Window size in bytes past which the rest is diffed in one piece."""
 CHUNK = 32 * 1024
-"""Bytes per chunk of the coarse diff..."""
+"""Bytes per chunk of the coarse diff (see `CHUNK_LINES`)."""
 CHUNK_LINES = 1024
-"""...and at most this many lines, which bounds the cost of each chunk's exact diff."""
+"""Most lines per coarse chunk, which bounds the cost of each chunk's exact diff."""
 COARSE_RUN = 4
 """Equal lines at which the coarse diff cuts a chunk."""
 SECONDS_PER_BYTE = 3e-8
