@@ -102,14 +102,25 @@ def scan_changes(
 def coarse_changes(
     old: bytes, new: bytes, bounds: tuple[int, int, int, int], li: int, lj: int
 ) -> list[Change]:
-    """A correct, near-minimal diff in time linear in the region: exact chunks of `CHUNK` lines.
+    """A correct, near-minimal diff in time linear in the changed part of the region.
 
-    Chunks of about `CHUNK` bytes are diffed exactly and committed up to their last run of
-    `COARSE_RUN` equal lines (a chunk without one is committed whole); the next chunk starts there.
+    Identical stretches are skipped as in the scanner; from each difference, chunks of about
+    `CHUNK` bytes are diffed exactly and committed up to their last run of `COARSE_RUN` equal
+    lines (a chunk without one is committed whole); the next chunk starts there.
     """
     i, ea, j, eb = bounds
+    mb = memoryview(new)
     changes: list[Change] = []
-    while i < ea or j < eb:
+    while True:
+        p = common_prefix(old, new, mb, i, j, min(ea - i, eb - j))
+        if i + p == ea and j + p == eb:
+            return changes
+        k = max(old.rfind(NL, i, i + p) + 1, i)
+        skipped = old.count(NL, i, k)
+        li += skipped
+        lj += skipped
+        j += k - i
+        i = k
         wa = _chunk_end(old, i, ea)
         wb = _chunk_end(new, j, eb)
         ka = split_keys(old, i, wa)
@@ -132,7 +143,6 @@ def coarse_changes(
             j = key_offsets(kb, j, wb, [y])[0]
         li += x
         lj += y
-    return changes
 
 
 def _chunk_end(data: bytes, start: int, ceiling: int) -> int:
