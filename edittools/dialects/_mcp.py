@@ -8,13 +8,14 @@ Markdown code fence; it becomes a diff artifact.
 
 from __future__ import annotations
 
-from typing import Any
-
-import mcp.types
+from typing import TYPE_CHECKING, Any
 
 from edittools.artifacts import ToolResult, adapt, changeset_result, diff_result, value_of
 from edittools.dialects._fields import fallback
 from edittools.dialects._patches import payload_from_unified
+
+if TYPE_CHECKING:
+    import mcp.types
 
 
 def result_to_mcp(result: ToolResult) -> dict[str, Any]:
@@ -28,6 +29,9 @@ def result_to_mcp(result: ToolResult) -> dict[str, Any]:
 
 def result_to_call_tool_result(result: ToolResult) -> mcp.types.CallToolResult:
     """A ToolResult as the MCP SDK's `CallToolResult`."""
+    # The SDK costs most of a second to import: load it only when its object is wanted.
+    import mcp.types
+
     return mcp.types.CallToolResult.model_validate(result_to_mcp(result))
 
 
