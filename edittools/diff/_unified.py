@@ -40,7 +40,14 @@ def _file_line(marker: str, name: str) -> str:
 
 
 def file_header(operation: str, path: str, old_path: str | None) -> tuple[str, str]:
-    """Return the ``diff --git`` block (with mode/rename lines) and the ``---``/``+++`` lines."""
+    """Return the ``diff --git`` block (with mode/rename lines) and the ``---``/``+++`` lines.
+
+    An absolute path loses its leading ``/`` after the ``a/``/``b/`` prefix, as git prints it,
+    so the text never names ``a//abs/path``.
+    """
+    path = path.lstrip("/") or path
+    if old_path is not None:
+        old_path = old_path.lstrip("/") or old_path
     source = old_path if old_path is not None else path
     lines = [f"diff --git {quote_path('a/' + source)} {quote_path('b/' + path)}\n"]
     if operation == "create":
