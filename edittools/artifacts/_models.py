@@ -111,6 +111,18 @@ class ArtifactBase(WireModel):
     """Schema id: always `edittools.tool-artifact`."""
     version: Annotated[StrictInt, Field(ge=1, le=1)] = PROTOCOL_VERSION
     """Protocol version: 1."""
+    # Each kind narrows `kind` and `payload`; a field redefined in a subclass keeps its place
+    # here, so every artifact serialises in the protocol's order.
+    kind: str
+    """Artifact kind."""
+    status: Status = "success"
+    """`success` or `error` in practice; any non-empty string is allowed."""
+    icon: str | None = None
+    """Portable icon name."""
+    title: str | None = None
+    """Plain-text title (for a diff: the path and `+N -M`)."""
+    payload: Any
+    """The kind's payload."""
 
     @model_serializer(mode="wrap")
     def _leave_out_unset_labels(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -127,12 +139,6 @@ class TextArtifact(ArtifactBase):
 
     kind: Literal["text"] = "text"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title."""
     payload: TextPayload
 
 
@@ -141,12 +147,6 @@ class MarkdownArtifact(ArtifactBase):
 
     kind: Literal["markdown"] = "markdown"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title."""
     payload: TextPayload
 
 
@@ -155,12 +155,6 @@ class HtmlArtifact(ArtifactBase):
 
     kind: Literal["html"] = "html"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title."""
     payload: HtmlPayload
 
 
@@ -169,12 +163,6 @@ class JsonArtifact(ArtifactBase):
 
     kind: Literal["json"] = "json"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title."""
     payload: JsonPayload
 
 
@@ -183,12 +171,6 @@ class CodeArtifact(ArtifactBase):
 
     kind: Literal["code"] = "code"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title."""
     payload: CodePayload
 
 
@@ -197,12 +179,6 @@ class TableArtifact(ArtifactBase):
 
     kind: Literal["table"] = "table"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title."""
     payload: TablePayload
 
 
@@ -211,12 +187,6 @@ class ImageArtifact(ArtifactBase):
 
     kind: Literal["image"] = "image"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title."""
     payload: ImagePayload
 
 
@@ -225,12 +195,6 @@ class DiffArtifact(ArtifactBase):
 
     kind: Literal["diff"] = "diff"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title: the path and `+N -M`."""
     payload: DiffPayload
 
 
@@ -239,12 +203,6 @@ class ChangesetArtifact(ArtifactBase):
 
     kind: Literal["changeset"] = "changeset"
     """Artifact kind."""
-    status: Status = "success"
-    """`success` or `error` in practice; any non-empty string is allowed."""
-    icon: str | None = None
-    """Portable icon name."""
-    title: str | None = None
-    """Plain-text title."""
     payload: ChangesetPayload
 
 
