@@ -206,9 +206,7 @@ def _analysed(text: str, encoding: str, bom: bytes) -> TextDocument:
     return _from_counts(text, encoding, bom, _newline_counts(text))
 
 
-def _from_counts(
-    text: str, encoding: str, bom: bytes, counts: tuple[int, ...]
-) -> TextDocument:
+def _from_counts(text: str, encoding: str, bom: bytes, counts: tuple[int, ...]) -> TextDocument:
     by_style = dict(zip(("\n", "\r\n", "\r"), counts, strict=True))
     present = [style for style, n in by_style.items() if n]
     newline = max(by_style, key=lambda style: by_style[style]) if present else "\n"
