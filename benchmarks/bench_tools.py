@@ -4,7 +4,8 @@ Run: python benchmarks/bench_tools.py [--lines N] [--repeat K]
 
 Each case runs in this one process on the same file in a temporary sandbox, and the table reports
 median wall times and the ratio of each tool call to the baseline (the sandbox's own read_bytes +
-atomic write_bytes of the same bytes, the least any safe edit can cost).
+atomic write_bytes of the same bytes, the least any safe edit can cost). A second baseline adds the
+durable copy of the old bytes that makes the edit undoable.
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ def main() -> None:
             data, version = sb.read_bytes("big.py")
             sb.write_bytes("big.py", data, expect=version)
 
+        def undoable_baseline() -> None:
+            data, version = sb.read_bytes("big.py")
+            sb.store.put(data + b"#")  # a fresh blob each run, as an edit's undo snapshot is
+            sb.write_bytes("big.py", data, expect=version)
+
         session = Session(sandbox=sb, journal=False)
         session.read("big.py", limit=10)
         middle = body[len(body) // 2]
@@ -77,6 +83,7 @@ def main() -> None:
 
         cases = [
             ("read_bytes + atomic write_bytes (baseline)", baseline),
+            ("baseline + undo snapshot in the blob store", undoable_baseline),
             ("edit: one line, unique match", edit_one_line),
             ("read: 2000-line window in the middle", read_window),
             ("edit + undo", undo_last),
