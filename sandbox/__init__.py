@@ -2,7 +2,7 @@
 and a watcher for changes made outside."""
 
 from ._errors import SandboxError
-from ._files import ABSENT, AbsentType, Version
+from ._files import ABSENT, AbsentType, FileReader, Version
 from ._sandbox import Sandbox
 from ._store import BlobStore
 from ._text import TextDocument, decode
@@ -14,6 +14,7 @@ __all__ = [
     "Baseline",
     "BlobStore",
     "FileChange",
+    "FileReader",
     "Sandbox",
     "SandboxError",
     "TextDocument",

@@ -5,33 +5,42 @@ resolve paths themselves. Reads refuse anything that is not a regular file witho
 entry is opened with `O_NONBLOCK | O_NOFOLLOW`, then `fstat`-checked). Writes go to a temp file
 created exclusively in the same directory, get the original's permission bits, are fsynced, renamed
 over the target through the directory descriptor and the directory is fsynced: a crash leaves the
-old or the new bytes.
+old or the new bytes. `FileReader` streams a file opened that way, without a cap.
 """
 
 from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import hashlib
+import io
 import os
 import secrets
 import stat
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ._errors import SandboxError, from_oserror
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 __all__ = [
     "ABSENT",
     "PRESENT",
     "TEMP_SUFFIX",
     "AbsentType",
+    "FileReader",
     "Version",
     "atomic_write",
     "check_expect",
     "check_regular",
     "hash_file",
     "lstat_regular",
-    "read_file",
+    "open_regular",
+    "read_open",
+    "remove_dir",
     "temp_name",
 ]
 
@@ -95,7 +104,8 @@ def check_regular(st: os.stat_result, display: str) -> None:
     )
 
 
-def _open_regular(dir_fd: int, name: str, display: str) -> tuple[int, os.stat_result]:
+def open_regular(dir_fd: int, name: str, display: str) -> tuple[int, os.stat_result]:
+    """Open `name` in `dir_fd` for reading without following or blocking; refuse non-regular files."""
     try:
         fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
@@ -109,11 +119,10 @@ def _open_regular(dir_fd: int, name: str, display: str) -> tuple[int, os.stat_re
     return fd, st
 
 
-def read_file(
-    dir_fd: int, name: str, display: str, max_bytes: int
+def read_open(
+    fd: int, st: os.stat_result, display: str, max_bytes: int
 ) -> tuple[bytes, Version, os.stat_result]:
-    """Read the regular file `name` in `dir_fd` up to `max_bytes`; return bytes, version, stat."""
-    fd, st = _open_regular(dir_fd, name, display)
+    """Read the open regular file `fd` up to `max_bytes` and close it; return bytes, version, stat."""
     try:
         if st.st_size > max_bytes:
             raise _too_large(display, st.st_size, max_bytes)
@@ -138,10 +147,72 @@ def read_file(
     return data, version, after
 
 
+class FileReader(io.RawIOBase):
+    """A regular file open for a forward-only streamed read, with no size cap.
+
+    Everything read is hashed on the way: once the stream has been read to its end, `version` is
+    the token `read_bytes` would give for the same bytes (before that it is None). Not seekable,
+    since the hash follows the order of reading. Close it, or use it as a context manager.
+    """
+
+    path: str
+    size: int
+
+    def __init__(self, fd: int, st: os.stat_result, path: str) -> None:
+        super().__init__()
+        self._fd = fd
+        self.path = path
+        self.size = st.st_size  # at opening; the file may still grow or shrink
+        self._digest = hashlib.sha256()
+        self._count = 0
+        self._version: Version | None = None
+
+    @property
+    def version(self) -> Version | None:
+        """The version of the bytes read, once the end was reached; None until then."""
+        return self._version
+
+    def readable(self) -> bool:
+        """Always true: the file is open for reading."""
+        return True
+
+    def fileno(self) -> int:
+        """The file descriptor (for `fstat` and the like; reading it directly skips the hash)."""
+        return self._fd
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        """Read up to `len(buffer)` bytes into `buffer`; 0 at the end of the file."""
+        if self.closed:
+            raise ValueError("I/O operation on a closed FileReader")
+        view = memoryview(buffer).cast("B")
+        if not view:
+            return 0
+        try:
+            count = os.readv(self._fd, [view])
+            if count == 0 and self._version is None:
+                after = os.fstat(self._fd)
+                self._version = Version(
+                    self._digest.hexdigest(), self._count, after.st_mtime_ns, after.st_ino
+                )
+        except OSError as exc:
+            raise from_oserror(exc, self.path, "read") from exc
+        self._digest.update(view[:count])
+        self._count += count
+        return count
+
+    def close(self) -> None:
+        """Close the file descriptor."""
+        if not self.closed:
+            try:
+                os.close(self._fd)
+            finally:
+                super().close()
+
+
 def hash_file(dir_fd: int, name: str, display: str) -> tuple[Version, os.stat_result] | None:
     """The version of regular file `name` in `dir_fd` (streamed, no cap); None when absent."""
     try:
-        fd, _ = _open_regular(dir_fd, name, display)
+        fd, _ = open_regular(dir_fd, name, display)
     except SandboxError as exc:
         if exc.code == "not_found":
             return None
@@ -163,8 +234,9 @@ def hash_file(dir_fd: int, name: str, display: str) -> tuple[Version, os.stat_re
 def _too_large(display: str, size: int, cap: int) -> SandboxError:
     return SandboxError(
         "too_large",
-        f"{display!r} is {size} bytes or more, over the read cap of {cap} bytes. Read a "
-        "smaller file or raise the cap.",
+        f"{display!r} is {size} bytes or more, over the cap of {cap} bytes for reading a whole "
+        "file, so it is too large to change with these tools. Read it in ranges instead (read "
+        "with offset and limit, e.g. offset=1 limit=200), or change it with another tool.",
         path=display,
     )
 
@@ -261,3 +333,38 @@ def check_expect(expect: Version | AbsentType | None, current: Version | None, r
             f"{rel!r} {state} since the expected version; read it again and redo the change.",
             path=rel,
         )
+
+
+def remove_dir(dir_fd: int, name: str, st: os.stat_result, display: str) -> None:
+    """Remove the empty directory `name` in `dir_fd` (`st` is its stat, not followed).
+
+    Anything but a directory is refused; the kernel refuses a directory that is not empty, or one
+    swapped for a symlink since `st` was taken (removal by name never follows a link).
+    """
+    if not stat.S_ISDIR(st.st_mode):
+        kind = (
+            "symlink"
+            if stat.S_ISLNK(st.st_mode)
+            else "file"
+            if stat.S_ISREG(st.st_mode)
+            else "special file"
+        )
+        raise SandboxError(
+            "not_a_file",
+            f"{display!r} is a {kind}, not a directory; only an empty directory can be removed.",
+            path=display,
+        )
+    try:
+        os.rmdir(name, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+            raise SandboxError(
+                "io_error",
+                f"{display!r} is not empty, so it was left in place; remove what it holds first.",
+                path=display,
+            ) from exc
+        raise from_oserror(exc, display, "remove directory") from exc
+    try:
+        os.fsync(dir_fd)
+    except OSError as exc:
+        raise from_oserror(exc, display, "remove directory") from exc

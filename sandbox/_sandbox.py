@@ -25,13 +25,16 @@ from ._files import (
     ABSENT,
     PRESENT,
     AbsentType,
+    FileReader,
     Version,
     atomic_write,
     check_expect,
     check_regular,
     hash_file,
     lstat_regular,
-    read_file,
+    open_regular,
+    read_open,
+    remove_dir,
 )
 from ._files import temp_name as _temp_name
 from ._lock import LockTable
@@ -178,8 +181,28 @@ class Sandbox:
             raise _denied(rel)
 
     def read_bytes(self, path: PathArg, *, max_bytes: int | None = None) -> tuple[bytes, Version]:
-        """The bytes of a regular file and its version; non-regular files are refused at once."""
+        """The bytes of a regular file and its version; non-regular files are refused at once.
+
+        A file over the cap (`max_bytes`, else the sandbox's `max_read_bytes`) is refused with
+        too_large; `open_reader` streams such a file.
+        """
         cap = self.max_read_bytes if max_bytes is None else max_bytes
+        fd, st, rel = self._open_file(path)
+        data, version, _ = read_open(fd, st, rel, cap)
+        return data, version
+
+    def open_reader(self, path: PathArg) -> FileReader:
+        """Open a regular file for a streamed, forward-only read of any size.
+
+        Confined and checked like `read_bytes` (denied paths, symlinks out of the root, FIFOs,
+        sockets, devices and directories are refused at once); the returned reader is a context
+        manager whose `version` is known once it was read to the end.
+        """
+        fd, st, rel = self._open_file(path)
+        return FileReader(fd, st, rel)
+
+    def _open_file(self, path: PathArg) -> tuple[int, os.stat_result, str]:
+        """An open descriptor of an existing regular file, its stat and its relative path."""
         for _ in range(_RETRIES):
             with self._resolve(path) as r:
                 _require_file(r, path)
@@ -192,12 +215,12 @@ class Sandbox:
                 assert r.name is not None
                 check_regular(r.stat, r.rel)
                 try:
-                    data, version, _ = read_file(r.dir_fd, r.name, r.rel, cap)
+                    fd, st = open_regular(r.dir_fd, r.name, r.rel)
                 except SandboxError as exc:
                     if exc.code == "loop":  # became a symlink after resolution: resolve again
                         continue
                     raise
-                return data, version
+                return fd, st, r.rel
         raise _raced(path)
 
     def version(self, path: PathArg) -> Version | None:
@@ -317,6 +340,23 @@ class Sandbox:
                 os.fsync(entry.dir_fd)
             except OSError as exc:
                 raise from_oserror(exc, entry.rel, "delete") from exc
+
+    def remove_empty_dir(self, path: PathArg) -> None:
+        """Remove an empty directory; never the root, a denied one, a symlink or a non-empty one.
+
+        The directory is removed by name through its parent's descriptor (a final symlink is not
+        followed but refused), so nothing outside the root can be touched.
+        """
+        with self._resolve(path, follow=False) as r:
+            if r.name is None:
+                raise SandboxError(
+                    "denied", "The sandbox root itself cannot be removed; name a folder.", path="."
+                )
+            if r.stat is None:
+                raise SandboxError(
+                    "not_found", f"{r.rel!r} does not exist; nothing to remove.", path=r.rel
+                )
+            remove_dir(r.dir_fd, r.name, r.stat, r.rel)
 
     @contextlib.contextmanager
     def lock(self, path: PathArg) -> Iterator[None]:

@@ -1,8 +1,16 @@
-"""The read tool: a numbered window of a text file, or an image by attachment reference."""
+"""The read tool: a numbered window of a text file, or an image by attachment reference.
+
+A file over the session's `max_file_bytes` cap is streamed rather than refused: only the requested
+window is decoded and kept, and its lines are counted on the way (see `_read_large`).
+"""
 
 from __future__ import annotations
 
+import codecs
 import io
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import AnyStr, Generic
 
 import imagesize
 
@@ -15,14 +23,37 @@ from edittools.tools._guard import read_existing
 from edittools.tools._language import language_of
 from edittools.tools._numbering import CUT_MARKER, numbered
 from edittools.tools._params import ReadParams
-from sandbox import Version, decode
+from sandbox import FileReader, SandboxError, decode
+
+_CHUNK = 1 << 20
+_BINARY_PROBE = 8000  # as in the sandbox's decode: a NUL this early means binary
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE: it starts with the same two bytes
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
 
 
 def read(ws: Workspace, params: ReadParams) -> ToolResult:
-    """Read `params.path`: numbered lines `offset`..`offset + limit - 1`, or an image."""
+    """Read `params.path`: numbered lines `offset`..`offset + limit - 1`, or an image.
+
+    A file over the `max_file_bytes` cap is read in ranges: the window is streamed out of it
+    (UTF-8, or any encoding its byte-order mark names) and the footer gives the total line count
+    and the next offset. Without an explicit range such a file shows its first window, like any
+    other file, because the first lines and the line count are what an agent needs to pick the
+    next range. Such a read is not recorded as a read: the file is too large for write, edit and
+    apply_patch, which refuse it with too_large.
+    """
     sb = ws.sandbox
     path = sb.relpath(params.path)
-    data, version = read_existing(ws, path)
+    try:
+        data, version = read_existing(ws, path)
+    except SandboxError as exc:
+        if exc.code != "too_large":
+            raise
+        return _read_large(ws, path, params)
     mime = image_mime(data)
     if mime is not None:
         ws.note_seen(path, data, version)
@@ -36,52 +67,60 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
                 "", CodePayload(text="", filename=path, start_line=0, end_line=0, total_lines=0)
             ).artifact,
         )
-    return _read_text(ws, path, document.text, params, version)
+    return _read_text(ws, path, document.text, params)
 
 
-def _read_text(
-    ws: Workspace, path: str, text: str, params: ReadParams, version: Version
-) -> ToolResult:
+def _read_text(ws: Workspace, path: str, text: str, params: ReadParams) -> ToolResult:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    total = len(lines)
-    if params.offset > total:
+    _check_offset(path, params.offset, len(lines))
+    limit = min(params.limit, ws.options.read_line_limit)
+    window = lines[params.offset - 1 : params.offset - 1 + limit]
+    return _window_result(ws, path, window, params.offset, len(lines))
+
+
+def _check_offset(path: str, offset: int, total: int) -> None:
+    if offset > total:
         raise ToolError(
             "invalid_arguments",
-            f"{path} has {total} lines; offset {params.offset} is past the end. "
+            f"{path} has {total} lines; offset {offset} is past the end. "
             f"Use an offset between 1 and {total}.",
             {"total_lines": total},
         )
-    limit = min(params.limit, ws.options.read_line_limit)
-    window = lines[params.offset - 1 : params.offset - 1 + limit]
-    last = params.offset + len(window) - 1
+
+
+def _window_result(
+    ws: Workspace, path: str, window: list[str], offset: int, total: int, *, note: str = ""
+) -> ToolResult:
+    """The numbered window, its footer (with `note` appended) and the code artifact."""
+    last = offset + len(window) - 1
     cap = ws.options.read_line_chars
     size = sum(_shown_chars(line, cap) for line in window)
     if size > ws.options.read_output_chars:
         fitting = _lines_that_fit(window, ws.options.read_output_chars, cap)
         raise ToolError(
             "too_large",
-            f"Lines {params.offset}-{last} of {path} are about {size} characters, over the "
+            f"Lines {offset}-{last} of {path} are about {size} characters, over the "
             f"read cap of {ws.options.read_output_chars}. Read a smaller range, e.g. "
-            f"offset={params.offset} limit={fitting}.",
+            f"offset={offset} limit={fitting}.",
             {"total_lines": total, "suggested_limit": fitting},
         )
-    body = numbered(window, params.offset, max_chars=cap)
-    partial = params.offset > 1 or last < total
+    body = numbered(window, offset, max_chars=cap)
+    partial = offset > 1 or last < total
     footer = ""
     if last < total:
         footer = (
-            f"\n\n[Showing lines {params.offset}-{last} of {total}. "
-            f"Use offset={last + 1} to read more.]"
+            f"\n\n[Showing lines {offset}-{last} of {total}. "
+            f"Use offset={last + 1} to read more.{note}]"
         )
-    elif params.offset > 1:
-        footer = f"\n\n[Showing lines {params.offset}-{last} of {total}; end of file.]"
+    elif offset > 1 or note:
+        footer = f"\n\n[Showing lines {offset}-{last} of {total}; end of file.{note}]"
     payload = CodePayload(
         text="\n".join(window) + ("\n" if window else ""),
         lang=language_of(path),
         filename=path,
-        start_line=params.offset,
+        start_line=offset,
         end_line=last,
         total_lines=total,
         truncated=partial,
@@ -102,6 +141,196 @@ def _lines_that_fit(window: list[str], budget: int, cap: int) -> int:
         if used > budget:
             return max(count, 1)
     return len(window)
+
+
+def _read_large(ws: Workspace, path: str, params: ReadParams) -> ToolResult:
+    """A window of a file over the cap, streamed: nothing but the window is kept or decoded.
+
+    Lines are counted to the end, so the footer can give the total. The window itself may hold up
+    to the cap (`max_file_bytes` is the most of one file a tool keeps in memory); a longer one is
+    too_large with a limit that fits. The read is not recorded as seen: the file cannot be changed
+    with these tools anyway.
+    """
+    cap = ws.options.max_file_bytes
+    limit = min(params.limit, ws.options.read_line_limit)
+    with ws.sandbox.open_reader(path) as reader:
+        first = reader.read(_CHUNK)
+        if image_mime(first) is not None:
+            raise ToolError(
+                "too_large",
+                f"{path} is an image of {reader.size} bytes, over the cap of {cap} bytes, so it "
+                "cannot be attached. Make a smaller copy of it with another tool and read that.",
+                {"path": path, "bytes": reader.size},
+            )
+        encoding, skip = _stream_encoding(first, path)
+        chunks = _rest(reader, first)
+        if encoding == "utf-8":
+            raw = _scan(_skipped(chunks, skip), b"\n", params.offset, limit, cap)
+            # A window cut at the budget may end inside a character: only a whole one is decoded.
+            text = "" if raw.overflow else _decode_window(raw.window, path, params.offset)
+            scan = _Scan(text, raw.total, raw.overflow)
+        else:
+            # The budget counts characters here: a UTF-16 unit is 2 bytes, a UTF-32 one 4.
+            units = cap // (2 if "16" in encoding else 4)
+            scan = _scan(_decoded(chunks, skip, encoding, path), "\n", params.offset, limit, units)
+    total = scan.total
+    note = (
+        f" {path} is over the {cap}-byte cap for whole-file reads: read it in ranges with offset "
+        "and limit; it is too large to change with write, edit or apply_patch."
+    )
+    if total == 0:
+        return ToolResult(value=f"{path} holds no lines.{note}")
+    _check_offset(path, params.offset, total)
+    if scan.overflow is not None:
+        fitting = scan.overflow - params.offset
+        advice = (
+            f"Read a smaller range, e.g. offset={params.offset} limit={fitting}."
+            if fitting
+            else f"Line {params.offset} alone is that large, so it cannot be shown."
+        )
+        wanted = min(total, params.offset + limit - 1)
+        raise ToolError(
+            "too_large",
+            f"Lines {params.offset}-{wanted} of {path} hold more than {cap} bytes, over the "
+            f"cap. {advice}",
+            {"total_lines": total, "suggested_limit": fitting or None},
+        )
+    window = scan.window.split("\n")
+    if window[-1] == "":
+        window.pop()
+    return _window_result(ws, path, window, params.offset, total, note=note)
+
+
+def _stream_encoding(first: bytes, path: str) -> tuple[str, int]:
+    """The encoding of a streamed file and its BOM length, from its first chunk.
+
+    A byte-order mark names the encoding; otherwise the file must be UTF-8 (a legacy encoding
+    cannot be told from one chunk and checked to round-trip without the whole file).
+    """
+    for bom, encoding in _BOMS:
+        if first.startswith(bom):
+            if encoding == "utf-32-le" and not _decodes(first[len(bom) :], encoding):
+                continue  # UTF-16 LE text whose first character is U+0000
+            return encoding, len(bom)
+    if b"\x00" in first[:_BINARY_PROBE]:
+        raise ToolError(
+            "binary",
+            f"{path} looks binary (it has a NUL byte near the start); it cannot be shown as text.",
+            {"path": path},
+        )
+    if not _decodes(first, "utf-8"):
+        raise ToolError(
+            "undecodable",
+            f"{path} is over the size cap and is not UTF-8: a file this large can be read in "
+            "ranges only when it is UTF-8 or starts with a byte-order mark. Convert it to UTF-8 "
+            "or read it with another tool.",
+            {"path": path},
+        )
+    return "utf-8", 0
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    """Whether `data` is a valid start of text in `encoding` (a cut character at the end is fine)."""
+    try:
+        codecs.getincrementaldecoder(encoding)("strict").decode(data, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _rest(reader: FileReader, first: bytes) -> Iterator[bytes]:
+    yield first
+    while chunk := reader.read(_CHUNK):
+        yield chunk
+
+
+def _skipped(chunks: Iterable[bytes], skip: int) -> Iterator[bytes]:
+    """The chunks without the first `skip` bytes (the BOM, which lies in the first chunk)."""
+    for k, chunk in enumerate(chunks):
+        yield chunk[skip:] if k == 0 else chunk
+
+
+def _decoded(chunks: Iterable[bytes], skip: int, encoding: str, path: str) -> Iterator[str]:
+    """The text of a BOM-marked stream, decoded strictly as it comes."""
+    decoder = codecs.getincrementaldecoder(encoding)("strict")
+    seen = 0
+    try:
+        for chunk in _skipped(chunks, skip):
+            yield decoder.decode(chunk)
+            seen += len(chunk)
+        yield decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:
+        raise ToolError(
+            "undecodable",
+            f"{path} starts with a {encoding} byte-order mark but is not valid {encoding} near "
+            f"byte {skip + seen + exc.start}. It cannot be read as text; use another tool.",
+            {"path": path},
+        ) from exc
+
+
+def _decode_window(window: bytes, path: str, offset: int) -> str:
+    try:
+        return window.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = offset + window.count(b"\n", 0, exc.start)
+        raise ToolError(
+            "undecodable",
+            f"Line {line} of {path} is not valid UTF-8, so it cannot be shown as text. Read a "
+            f"range before or after it, or use another tool for this part.",
+            {"path": path, "line": line},
+        ) from exc
+
+
+@dataclass(frozen=True)
+class _Scan(Generic[AnyStr]):
+    """What one pass over a stream found: the window's text, the total lines, an overflow."""
+
+    window: AnyStr
+    total: int
+    overflow: int | None  # the line at which the window passed the byte budget
+
+
+def _scan(
+    chunks: Iterable[AnyStr], sep: AnyStr, first: int, count: int, budget: int
+) -> _Scan[AnyStr]:
+    """Keep lines `first`..`first + count - 1` (1-based, with their separators); count all lines.
+
+    Chunks before the window are only counted; collecting stops once the window holds more than
+    `budget` units, so memory stays bounded whatever the file holds.
+    """
+    stop = first + count
+    line = 1  # the number of the line the next unit belongs to
+    pieces: list[AnyStr] = []
+    held = 0
+    overflow: int | None = None
+    ends_with_sep = True  # an empty stream has no unfinished last line
+    for chunk in chunks:
+        if not chunk:
+            continue
+        pos = 0
+        if line < first:
+            seps = chunk.count(sep)
+            if line + seps < first:
+                line += seps
+                ends_with_sep = chunk.endswith(sep)
+                continue
+            while line < first:
+                pos = chunk.index(sep, pos) + 1
+                line += 1
+        while line < stop and overflow is None and pos < len(chunk):
+            k = chunk.find(sep, pos)
+            end = len(chunk) if k < 0 else k + 1
+            pieces.append(chunk[pos:end])
+            held += end - pos
+            if held > budget:
+                overflow = line
+            pos = end
+            if k >= 0:
+                line += 1
+        line += chunk.count(sep, pos)
+        ends_with_sep = chunk.endswith(sep)
+    total = line - 1 if ends_with_sep else line
+    return _Scan(sep[:0].join(pieces), total, overflow)
 
 
 _MAGIC = (
