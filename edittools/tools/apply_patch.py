@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 
 from edittools._errors import ToolError
@@ -127,17 +127,35 @@ def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
 
 
 def _commit_all(ws: Workspace, writes: list[_Write]) -> None:
-    """Write every file; on a failure, restore those already written and re-raise."""
+    """Write every file; on a failure, restore those already written and re-raise.
+
+    Folders that new files needed and that did not exist before are removed again on a
+    rollback (deepest first), so a failed patch leaves the tree as it found it.
+    """
     done: list[tuple[_Write, Version | None, ReadRecord | None]] = []
+    made: list[str] = []  # folders the writes create, in the order they appear
     try:
         for write in writes:
+            if write.before is None and write.after is not None and not ws.dry_run:
+                made += _missing_folders(ws, write.path)
             seen = ws.seen(write.path)
             new_version = commit(ws, write.path, write.before, write.before_version, write.after)
             done.append((write, new_version, seen))
     except (SandboxError, OSError):
         for write, new_version, seen in reversed(done):
             _restore(ws, write, new_version, seen)
+        for folder in sorted(made, key=lambda f: f.count("/"), reverse=True):
+            # A folder that someone else put a file in meanwhile is not ours to remove.
+            with suppress(SandboxError):
+                ws.sandbox.remove_empty_dir(folder)
         raise
+
+
+def _missing_folders(ws: Workspace, path: str) -> list[str]:
+    """The folders on the way to `path` (relative, "/"-separated) that do not exist yet."""
+    parts = path.split("/")[:-1]
+    folders = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+    return [folder for folder in folders if not ws.sandbox.exists(folder)]
 
 
 def _restore(
