@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from edittools.artifacts import DiffPayload
+from edittools.diff._changes import Change
 from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
 from edittools.diff._hunks import build_hunks
@@ -13,6 +14,9 @@ from edittools.diff._payload import Operation, binary_payload, operation_of, tex
 
 DEFAULT_BUDGET = 1.0
 """Seconds the exact (minimal) diff may take before a coarser, still correct one is returned."""
+
+# Bytes of new per change below which the binary check scans the whole changed range at once.
+DENSE_CHECK = 4096
 
 
 def diff_texts(
@@ -51,13 +55,8 @@ def diff_texts(
         return _binary(old_bytes, new_bytes, path, old_path, operation)
     deadline = None if budget is None else time.monotonic() + budget
     changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
-    if old_checked and isinstance(new, bytes):
-        # New's unchanged lines are old's bytes, already checked: only its changed lines remain.
-        for change in changes:
-            if new_bytes.find(b"\0", change.ob0, change.ob1) >= 0 or not valid_utf8(
-                new_bytes, change.ob0, change.ob1
-            ):
-                return _binary(old_bytes, new_bytes, path, old_path, operation)
+    if old_checked and isinstance(new, bytes) and _changed_binary(new_bytes, changes):
+        return _binary(old_bytes, new_bytes, path, old_path, operation)
     return text_payload(
         path=path,
         old_path=old_path,
@@ -66,6 +65,25 @@ def diff_texts(
         minimal=minimal,
         old_text=_text(old, old_bytes) if include_texts else None,
         new_text=_text(new, new_bytes) if include_texts else None,
+    )
+
+
+def _changed_binary(new_bytes: bytes, changes: list[Change]) -> bool:
+    """Say whether the changed lines of new hold a NUL or invalid UTF-8.
+
+    New's unchanged lines are old's bytes, already checked, so only its changed lines need a
+    look. When the changes are dense, one pass over the range that covers them all is cheaper
+    than a call per change (the unchanged lines inside it are valid and change nothing).
+    """
+    if not changes:
+        return False
+    start, end = changes[0].ob0, changes[-1].ob1
+    if end - start <= DENSE_CHECK * len(changes):
+        return new_bytes.find(b"\0", start, end) >= 0 or not valid_utf8(new_bytes, start, end)
+    return any(
+        new_bytes.find(b"\0", change.ob0, change.ob1) >= 0
+        or not valid_utf8(new_bytes, change.ob0, change.ob1)
+        for change in changes
     )
 
 

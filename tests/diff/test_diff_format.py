@@ -203,3 +203,23 @@ def test_invalid_utf8_only_in_a_changed_line_of_a_large_file_is_binary() -> None
 def test_nul_only_in_a_changed_line_of_a_large_file_is_binary() -> None:
     old = b"".join(b"line %d\n" % i for i in range(50_000))
     assert diff_texts(old, old.replace(b"line 30000\n", b"li\0ne\n"), path="f").binary is True
+
+
+def test_bad_bytes_in_one_of_many_dense_changes_are_binary() -> None:
+    old = b"".join(b"line %d\n" % i for i in range(50_000))
+    # Every fifth line changed: dense enough for one scan over the whole changed range.
+    edited = b"".join(b"edit %d\n" % i if i % 5 == 0 else b"line %d\n" % i for i in range(50_000))
+    assert diff_texts(old, edited, path="f").binary is False
+    for bad in (b"edit 25000\xff\n", b"edit\0 25000\n"):
+        new = edited.replace(b"edit 25000\n", bad)
+        assert diff_texts(old, new, path="f").binary is True
+
+
+def test_bad_bytes_in_one_of_few_scattered_changes_are_binary() -> None:
+    old = b"".join(b"line %d\n" % i for i in range(50_000))
+    # Two edits far apart: each changed range is checked on its own.
+    edited = old.replace(b"line 100\n", b"edit 100\n")
+    assert diff_texts(old, edited.replace(b"line 40000\n", b"ok 40000\n"), path="f").binary is False
+    for bad in (b"edit 40000\xff\n", b"edit\0 40000\n"):
+        new = edited.replace(b"line 40000\n", bad)
+        assert diff_texts(old, new, path="f").binary is True
