@@ -67,6 +67,8 @@ def scan_changes(
         j += k - i
         i = k
         size, distance, span = window, 0, 0
+        last: tuple[list[tuple[int, int, int, int]], list[bytes], list[bytes], int, int] | None
+        last = None
         while True:
             wa = ea if size >= dense else forward_bytes(old, i, size, ea)
             wb = eb if size >= dense else forward_bytes(new, j, size, eb)
@@ -77,6 +79,13 @@ def scan_changes(
                 now = (wa - i) + (wb - j)
                 predicted = SECONDS_PER_D2 * (distance * now / span) ** 2 + SECONDS_PER_BYTE * now
                 if time.monotonic() + predicted > deadline:
+                    if last is not None:
+                        # The last window's diff is exact: keep it as the first coarse chunk.
+                        blocks, ka, kb, wa, wb = last
+                        kept, i, j, li, lj = _commit_chunk(
+                            blocks, ka, kb, (i, wa, j, wb), (li, lj), final=False
+                        )
+                        changes += kept
                     return changes + coarse_changes(old, new, (i, ea, j, eb), li, lj), False
             ka = split_keys(old, i, wa)
             kb = split_keys(new, j, wb)
@@ -85,6 +94,7 @@ def scan_changes(
             cut = (
                 len(blocks) - 1 if whole else _sync(blocks, len(ka), old, new, mb, (wa, ea, wb, eb))
             )
+            last = (blocks, ka, kb, wa, wb)
             if cut is not None:
                 kept = blocks[: cut + 1]
                 changes += to_changes(kept, ka, kb, (i, wa, j, wb), li, lj)
@@ -126,23 +136,42 @@ def coarse_changes(
         ka = split_keys(old, i, wa)
         kb = split_keys(new, j, wb)
         blocks = diff_keys(ka, kb).blocks
-        cut = len(blocks) - 1
-        if not (wa == ea and wb == eb):
-            for t in range(len(blocks) - 2, -1, -1):
-                if blocks[t + 1][0] - blocks[t][1] >= COARSE_RUN:
-                    cut = t
-                    break
-        kept = blocks[: cut + 1]
-        changes += to_changes(kept, ka, kb, (i, wa, j, wb), li, lj)
-        if cut == len(blocks) - 1:
-            x, y = len(ka), len(kb)
-            i, j = wa, wb
-        else:
-            x, y = kept[-1][1], kept[-1][3]
-            i = key_offsets(ka, i, wa, [x])[0]
-            j = key_offsets(kb, j, wb, [y])[0]
-        li += x
-        lj += y
+        kept, i, j, li, lj = _commit_chunk(
+            blocks, ka, kb, (i, wa, j, wb), (li, lj), final=wa == ea and wb == eb
+        )
+        changes += kept
+
+
+def _commit_chunk(
+    blocks: list[tuple[int, int, int, int]],
+    ka: list[bytes],
+    kb: list[bytes],
+    bounds: tuple[int, int, int, int],
+    lines: tuple[int, int],
+    *,
+    final: bool,
+) -> tuple[list[Change], int, int, int, int]:
+    """Commit the exact diff of one chunk up to its last run of `COARSE_RUN` equal lines.
+
+    A chunk without such a run (or the `final` one) is committed whole. Returns the changes and
+    the byte offsets and line numbers ``(i, j, li, lj)`` where the next chunk starts.
+    """
+    i, wa, j, wb = bounds
+    li, lj = lines
+    cut = len(blocks) - 1
+    if not final:
+        for t in range(len(blocks) - 2, -1, -1):
+            if blocks[t + 1][0] - blocks[t][1] >= COARSE_RUN:
+                cut = t
+                break
+    kept = blocks[: cut + 1]
+    changes = to_changes(kept, ka, kb, bounds, li, lj)
+    if cut == len(blocks) - 1:
+        return changes, wa, wb, li + len(ka), lj + len(kb)
+    x, y = kept[-1][1], kept[-1][3]
+    i = key_offsets(ka, i, wa, [x])[0]
+    j = key_offsets(kb, j, wb, [y])[0]
+    return changes, i, j, li + x, lj + y
 
 
 def _chunk_end(data: bytes, start: int, ceiling: int) -> int:
