@@ -1,14 +1,17 @@
 """Parsing patches and applying one file's part of a patch to its text, all in memory.
 
-Lines are split on `\\n` only and compared without a trailing `\\r`. Context lines and every
-untouched line keep their own bytes and line ending; added lines take the file's dominant
-newline style. Context is compared exactly first, then ignoring trailing whitespace, then
-trimmed, then with Unicode punctuation folded; the tier returned says which was needed.
+Lines are split on `\\n` only and compared without a trailing `\\r`, except in a file that uses
+lone CRs only, which is split on `\\r` (as `Lines.of` does). Context lines and every untouched
+line keep their own bytes and line ending; added lines take the file's dominant newline style
+(a lone CR in a CR-only file). Context is compared exactly first, then ignoring trailing
+whitespace, then trimmed, then with Unicode punctuation folded; the tier returned says which was
+needed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from edittools._errors import ToolError
 from edittools.tools._closest import describe_miss
@@ -78,20 +81,27 @@ def apply_file_patch(old_text: str, fp: FilePatch) -> tuple[str, str]:
 
 
 def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
-    raw = old_text.split("\n")
+    cr_only = "\r" in old_text and "\n" not in old_text
+    raw = old_text.split("\r" if cr_only else "\n")
     final_newline = raw[-1] == ""
     if final_newline:
         raw.pop()
-    contents = [r[:-1] if r.endswith("\r") else r for r in raw]
-    endings = ["\r\n" if r.endswith("\r") else "\n" for r in raw]
+    if cr_only:
+        contents = raw
+        endings = ["\r"] * len(raw)
+        hunks = [_split_cr(hunk) for hunk in fp.hunks]
+    else:
+        contents = [r[:-1] if r.endswith("\r") else r for r in raw]
+        endings = ["\r\n" if r.endswith("\r") else "\n" for r in raw]
+        hunks = list(fp.hunks)
     if raw and not final_newline:
         endings[-1] = ""
-    nl = _dominant(endings, fp)
+    nl = "\r" if cr_only else _dominant(endings, fp)
     out: list[tuple[str, str, bool]] = []  # (content, ending, added by the patch)
     pos = 0
     worst = 0
     delta = 0  # how far the unified hunks found so far sit from their stated lines
-    for number, hunk in enumerate(fp.hunks, 1):
+    for number, hunk in enumerate(hunks, 1):
         old = [_body(line) for line in hunk.lines if line[0] in " -"]
         found = _locate(contents, old, hunk, pos, delta)
         if found is None:
@@ -114,10 +124,37 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
         if k == len(contents) and out and hunk.new_no_newline:
             out[-1] = (out[-1][0], "", out[-1][2])
     out += [(c, e, False) for c, e in zip(contents[pos:], endings[pos:], strict=True)]
-    if out and out[-1][2] and raw and not final_newline and fp.hunks[-1].old_start is None:
+    if out and out[-1][2] and raw and not final_newline and hunks[-1].old_start is None:
         out[-1] = (out[-1][0], "", True)  # a Codex patch cannot say: keep the missing newline
     text = "".join(c + (e or nl if k < len(out) - 1 else e) for k, (c, e, _) in enumerate(out))
     return text, _TIER_NAMES[worst]
+
+
+def _split_cr(hunk: Hunk) -> Hunk:
+    """A hunk for a file with lone-CR line endings, one hunk line per CR-separated line.
+
+    `git diff` sees such a file as one line without a final newline, so its hunk lines hold the
+    CRs and carry a `\\ No newline at end of file` marker; a model usually writes one line per
+    line instead. Both become the latter. A marker counts only when the last line of its side
+    does not end with a CR: a CR-only file never ends with the newline the marker speaks of.
+    """
+    lines: list[str] = []
+    ended = {" -": False, " +": False}  # whether the last old / new line ended with a CR
+    for line in hunk.lines:
+        tag, body = line[0], line[1:]
+        for side in ended:
+            if tag in side:
+                ended[side] = body.endswith("\r")
+        pieces = body.split("\r")
+        if pieces[-1] == "":
+            pieces.pop()
+        lines += [tag + piece for piece in pieces] or [tag]
+    return replace(
+        hunk,
+        lines=tuple(lines),
+        old_no_newline=hunk.old_no_newline and not ended[" -"],
+        new_no_newline=hunk.new_no_newline and not ended[" +"],
+    )
 
 
 def _dominant(endings: list[str], fp: FilePatch) -> str:
