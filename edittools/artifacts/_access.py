@@ -16,8 +16,9 @@ from pydantic import TypeAdapter, ValidationError
 
 from edittools.artifacts._models import (
     SCHEMA_ID,
+    V1_ARTIFACT_CLASSES,
+    AnyArtifact,
     Artifact,
-    ArtifactBase,
     FutureArtifact,
     StreamEvent,
     ToolResult,
@@ -25,14 +26,13 @@ from edittools.artifacts._models import (
 )
 from edittools.artifacts._shape import is_json, outer_problem
 
-_V1 = TypeAdapter[Any](Artifact)
+# pydantic takes any type form here; without PEP 747 support mypy reads the parameter as `type[T]`.
+_V1: TypeAdapter[Artifact] = TypeAdapter(Artifact)  # type: ignore[arg-type]
 _DESCRIPTION_LIMIT = 200
 _JSON_TEXT_LIMIT = 4000
 
 
-def artifact_of(
-    x: Any, versions: Collection[int] | None = frozenset({1})
-) -> ArtifactBase | FutureArtifact | None:
+def artifact_of(x: Any, versions: Collection[int] | None = frozenset({1})) -> AnyArtifact | None:
     """Return the artifact carried by `x`, or None when there is none or it is not sound.
 
     The schema id and outer structure are checked (see the protocol); a version-1 artifact must
@@ -49,7 +49,7 @@ def artifact_of(
 
 def check_artifact(
     data: Any, versions: frozenset[int] | None = frozenset({1})
-) -> ArtifactBase | FutureArtifact | None:
+) -> AnyArtifact | None:
     """Validate one artifact object (not a result holding it); None when unsound. Never raises."""
     try:
         return _checked(data, versions)
@@ -168,7 +168,7 @@ def mcp_text(blocks: list[Any]) -> str | None:
     return "\n".join(texts) if texts else None
 
 
-def _artifact_in(x: Any, versions: frozenset[int] | None, *, depth: int) -> Any:
+def _artifact_in(x: Any, versions: frozenset[int] | None, *, depth: int) -> AnyArtifact | None:
     if depth > 2:
         return None
     if isinstance(x, ToolResult | StreamEvent):
@@ -191,15 +191,17 @@ def _artifact_in(x: Any, versions: frozenset[int] | None, *, depth: int) -> Any:
     return None
 
 
-def _keep_if_wanted(artifact: Any, versions: frozenset[int] | None) -> Any:
-    if not isinstance(artifact, ArtifactBase | FutureArtifact):
+def _keep_if_wanted(
+    artifact: AnyArtifact | None, versions: frozenset[int] | None
+) -> AnyArtifact | None:
+    if artifact is None:
         return None
     version = artifact.version
     return artifact if versions is None or version in versions else None
 
 
-def _checked(data: Any, versions: frozenset[int] | None) -> Any:
-    if isinstance(data, ArtifactBase | FutureArtifact):
+def _checked(data: Any, versions: frozenset[int] | None) -> AnyArtifact | None:
+    if isinstance(data, (FutureArtifact, V1_ARTIFACT_CLASSES)):
         return _keep_if_wanted(data, versions)
     if outer_problem(data, schema_id=SCHEMA_ID) is not None:
         return None
@@ -235,8 +237,9 @@ def _value_in(x: Any, *, depth: int) -> str | None:
         return text if text is not None else _value_in(structured, depth=depth + 1)
     if not isinstance(x, dict):
         return None
-    if isinstance(x.get("value"), str):
-        return x["value"]
+    value = x.get("value")
+    if isinstance(value, str):
+        return value
     if "artifact" in x:
         return artifact_text(x["artifact"])
     if "schema" in x:

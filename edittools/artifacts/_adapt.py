@@ -24,6 +24,9 @@ from edittools.artifacts._access import (
 )
 from edittools.artifacts._models import (
     SCHEMA_ID,
+    V1_ARTIFACT_CLASSES,
+    AnyArtifact,
+    Artifact,
     ArtifactBase,
     FutureArtifact,
     JsonArtifact,
@@ -62,7 +65,7 @@ def synthesised(value: str, *, is_error: bool, extra: dict[str, Any] | None = No
         return ToolResult(value=value, artifact=artifact, is_error=is_error)
 
 
-def upgrade_legacy(data: dict[str, Any]) -> ArtifactBase | None:
+def upgrade_legacy(data: dict[str, Any]) -> Artifact | None:
     """Upgrade an unversioned legacy artifact (`kind` and `payload`, no `version`) to v1.
 
     A missing or empty status becomes `success` (`error` for `kind: error`). Returns None when
@@ -130,8 +133,8 @@ def _from_result_dict(data: dict[str, Any], *, depth: int) -> ToolResult:
         return ToolResult(value=value, artifact=artifact, display=display, is_error=is_error)
 
 
-def _artifact_from(raw: Any) -> ArtifactBase | FutureArtifact | None:
-    if isinstance(raw, ArtifactBase | FutureArtifact):
+def _artifact_from(raw: Any) -> AnyArtifact | None:
+    if isinstance(raw, (FutureArtifact, V1_ARTIFACT_CLASSES)):
         return raw
     if not isinstance(raw, dict):
         return None

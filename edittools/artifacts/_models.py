@@ -8,7 +8,7 @@ status is `error`, whatever its kind.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     ConfigDict,
@@ -42,7 +42,7 @@ from edittools.artifacts._payloads import (
 )
 from edittools.artifacts._shape import outer_problem
 
-SCHEMA_ID = "edittools.tool-artifact"
+SCHEMA_ID: Final = "edittools.tool-artifact"
 PROTOCOL_VERSION = 1
 
 __all__ = [
@@ -239,6 +239,20 @@ Artifact = Annotated[
     Field(discriminator="kind"),
 ]
 """A v1 artifact: a tagged union discriminated on `kind`."""
+
+V1_ARTIFACT_CLASSES = (
+    TextArtifact,
+    MarkdownArtifact,
+    HtmlArtifact,
+    JsonArtifact,
+    CodeArtifact,
+    TableArtifact,
+    ImageArtifact,
+    DiffArtifact,
+    ChangesetArtifact,
+    ErrorArtifact,
+)
+"""The members of `Artifact`, for `isinstance` checks that narrow to it."""
 
 
 class FutureArtifact(RootModel[dict[str, Any]]):
