@@ -22,8 +22,12 @@ from edittools.artifacts import (
     CodePayload,
     DiffPayload,
     ErrorPayload,
+    FutureArtifact,
     ImagePayload,
+    JsonPayload,
     StreamEvent,
+    TablePayload,
+    TextPayload,
     ToolResult,
 )
 from edittools.render._hunks import Row, hunk_header, hunk_rows, hunks_of, split_pairs
@@ -97,7 +101,11 @@ def _result_card(result: ToolResult | StreamEvent, report: _Report) -> str:
     artifact = result.artifact
     failed = result.is_error or (artifact is not None and artifact.kind == "error")
     report.errors += failed
-    if artifact is None or artifact.version != PROTOCOL_VERSION:
+    if (
+        artifact is None
+        or isinstance(artifact, FutureArtifact)
+        or artifact.version != PROTOCOL_VERSION
+    ):
         note = ""
         if artifact is not None:
             note = f"artifact version {int(artifact.version)} is not shown; its text follows"
@@ -117,15 +125,13 @@ def _result_card(result: ToolResult | StreamEvent, report: _Report) -> str:
         return _simple_card("code", payload.filename or heading, tool, _code_table(payload))
     if isinstance(payload, ImagePayload):
         return _simple_card("image", "image", tool, _pre(image_line(payload).plain))
-    if artifact.kind in ("text", "markdown"):
-        return _simple_card(artifact.kind, heading, tool, _pre(artifact.payload.text))
-    if artifact.kind == "json":
-        return _simple_card("json", heading, tool, _pre(_json(artifact.payload.data)))
-    if artifact.kind == "table":
-        return _simple_card("table", heading, tool, _grid(artifact.payload))
-    return _simple_card(
-        "html", heading, tool, _pre(artifact.payload.html), "HTML source, not rendered"
-    )
+    if isinstance(payload, TextPayload):
+        return _simple_card(artifact.kind, heading, tool, _pre(payload.text))
+    if isinstance(payload, JsonPayload):
+        return _simple_card("json", heading, tool, _pre(_json(payload.data)))
+    if isinstance(payload, TablePayload):
+        return _simple_card("table", heading, tool, _grid(payload))
+    return _simple_card("html", heading, tool, _pre(payload.html), "HTML source, not rendered")
 
 
 def _simple_card(kind: str, heading: str, tool: str, body: str, note: str = "") -> str:
@@ -145,7 +151,7 @@ def _json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)
 
 
-def _grid(payload: Any) -> str:
+def _grid(payload: TablePayload) -> str:
     head = "".join(f"<th>{_text(str(c))}</th>" for c in payload.columns)
     rows = "".join(
         "<tr>"

@@ -23,8 +23,12 @@ from edittools.artifacts import (
     CodePayload,
     DiffPayload,
     ErrorPayload,
+    FutureArtifact,
     ImagePayload,
+    JsonPayload,
     StreamEvent,
+    TablePayload,
+    TextPayload,
     ToolResult,
 )
 from edittools.render._hunks import classify_unified, hunk_header
@@ -188,7 +192,10 @@ def image_line(payload: ImagePayload) -> Text:
 
 
 def _table_view(columns: list[str], rows: list[list[Any]]) -> Table:
-    table = Table(*(Text(visible(str(c))) for c in columns))
+    table = Table()
+    # Headers go through add_column: Table(*headers) takes only strings and Column objects.
+    for column in columns:
+        table.add_column(Text(visible(str(column))))
     for row in rows:
         table.add_row(*(Text(visible(_cell(c))) for c in row))
     return table
@@ -217,7 +224,11 @@ class ResultView:
         result = self.result
         artifact = result.artifact
         # A later protocol version may mean other things by the same fields: show the value.
-        if artifact is None or artifact.version != PROTOCOL_VERSION:
+        if (
+            artifact is None
+            or isinstance(artifact, FutureArtifact)
+            or artifact.version != PROTOCOL_VERSION
+        ):
             style = "red" if result.is_error else ""
             return Text(visible(result.value), style=style)
         payload = artifact.payload
@@ -231,16 +242,16 @@ class ResultView:
             return code_view(payload)
         if isinstance(payload, ImagePayload):
             return image_line(payload)
-        if artifact.kind == "markdown":
-            return Markdown(visible(artifact.payload.text), hyperlinks=False)
-        if artifact.kind == "text":
-            return Text(visible(artifact.payload.text), style="red" if result.is_error else "")
-        if artifact.kind == "table":
-            return _table_view(artifact.payload.columns, artifact.payload.rows)
-        if artifact.kind == "json":
-            return Text(visible(json.dumps(artifact.payload.data, indent=2, ensure_ascii=False)))
+        if isinstance(payload, TextPayload):
+            if artifact.kind == "markdown":
+                return Markdown(visible(payload.text), hyperlinks=False)
+            return Text(visible(payload.text), style="red" if result.is_error else "")
+        if isinstance(payload, TablePayload):
+            return _table_view(payload.columns, payload.rows)
+        if isinstance(payload, JsonPayload):
+            return Text(visible(json.dumps(payload.data, indent=2, ensure_ascii=False)))
         # html is untrusted markup: show the source, never interpret it.
-        return Text(visible(artifact.payload.html), style="dim")
+        return Text(visible(payload.html), style="dim")
 
 
 def render_result(result: ToolResult | StreamEvent, console: Console) -> None:
