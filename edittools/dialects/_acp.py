@@ -10,16 +10,22 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from edittools.artifacts import DiffPayload, ToolResult, artifact_of
+from edittools.artifacts import (
+    ChangesetArtifact,
+    DiffArtifact,
+    DiffPayload,
+    ToolResult,
+    artifact_of,
+)
 
 
 def result_to_acp(result: ToolResult, *, root: str | None = None) -> list[dict[str, Any]]:
     """The ACP tool-call content items for `result`."""
     artifact = artifact_of(result)
-    if artifact is not None and artifact.kind == "diff":
-        return [diff_to_acp(artifact.payload, root=root)]  # type: ignore[arg-type]
-    if artifact is not None and artifact.kind == "changeset":
-        return [diff_to_acp(f, root=root) for f in artifact.payload.files]  # type: ignore[union-attr]
+    if isinstance(artifact, DiffArtifact):
+        return [diff_to_acp(artifact.payload, root=root)]
+    if isinstance(artifact, ChangesetArtifact):
+        return [diff_to_acp(f, root=root) for f in artifact.payload.files]
     return [{"type": "content", "content": {"type": "text", "text": result.value}}]
 
 

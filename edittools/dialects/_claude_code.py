@@ -15,6 +15,7 @@ from typing import Any
 
 from edittools.artifacts import (
     CodePayload,
+    DiffArtifact,
     DiffPayload,
     StreamEvent,
     ToolResult,
@@ -71,9 +72,9 @@ def result_to_claude_code(result: ToolResult) -> dict[str, Any] | None:
     """Render a diff result as Claude Code's `toolUseResult` of an `Edit`/`Write`; None when the
     result holds no diff."""
     artifact = artifact_of(result)
-    if artifact is None or artifact.kind != "diff":
+    if not isinstance(artifact, DiffArtifact):
         return None
-    payload: DiffPayload = artifact.payload  # type: ignore[union-attr]
+    payload = artifact.payload
     patch = [
         {
             "oldStart": h.old_start,

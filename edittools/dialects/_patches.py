@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchSet
 
 from edittools.artifacts import DiffPayload, Hunk
 from edittools.dialects._fields import integer, items, relative_path
@@ -42,10 +42,11 @@ def structured_patch_hunks(patch: Any) -> list[Hunk] | None:
     hunks: list[Hunk] = []
     for entry in patch:
         numbers = [integer(entry, k) for k in ("oldStart", "oldLines", "newStart", "newLines")]
+        counts = [n for n in numbers if n is not None and n >= 0]
         lines = items(entry, "lines")
-        if any(n is None or n < 0 for n in numbers) or not all(isinstance(x, str) for x in lines):
+        if len(counts) != len(numbers) or not all(isinstance(x, str) for x in lines):
             return None
-        old_start, old_lines, new_start, new_lines = numbers
+        old_start, old_lines, new_start, new_lines = counts
         hunk = _sound_hunk(old_start, old_lines, new_start, new_lines, lines)
         if hunk is None:
             return None

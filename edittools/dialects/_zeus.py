@@ -17,8 +17,10 @@ from typing import Any
 
 from edittools.artifacts import (
     CodePayload,
+    DiffPayload,
     ErrorArtifact,
     ErrorPayload,
+    FutureArtifact,
     HtmlArtifact,
     HtmlPayload,
     Image,
@@ -27,6 +29,7 @@ from edittools.artifacts import (
     JsonArtifact,
     JsonPayload,
     MarkdownArtifact,
+    TablePayload,
     TextPayload,
     ToolResult,
     artifact_of,
@@ -75,26 +78,27 @@ def result_to_zeus(result: ToolResult) -> dict[str, Any]:
     content: dict[str, Any] = {"type": "text", "data": result.value}
     file_path: str | None = None
     files: list[dict[str, Any]] = []
-    if artifact is not None:
-        kind, payload, title = artifact.kind, artifact.payload, artifact.title
-        if kind == "diff":
+    # artifact_of accepts only version 1 here; the check narrows the type to the v1 kinds.
+    if artifact is not None and not isinstance(artifact, FutureArtifact):
+        payload, title = artifact.payload, artifact.title
+        if isinstance(payload, DiffPayload):
             content, file_path = _diff_out(payload), payload.path
-        elif kind in ("text", "markdown"):
-            content = {"type": kind, "data": payload.text}
-        elif kind == "html":
+        elif isinstance(payload, TextPayload):  # text and markdown
+            content = {"type": artifact.kind, "data": payload.text}
+        elif isinstance(payload, HtmlPayload):
             content = {"type": "html", "data": payload.html}
-        elif kind == "json":
+        elif isinstance(payload, JsonPayload):
             content = {"type": "json", "data": payload.data}
-        elif kind == "table":
+        elif isinstance(payload, TablePayload):
             content = {"type": "json", "data": {"columns": payload.columns, "rows": payload.rows}}
-        elif kind == "code":
+        elif isinstance(payload, CodePayload):
             content = {"type": "code", "data": payload.text, "language": payload.lang}
             content["meta"] = {"start_line": payload.start_line, "end_line": payload.end_line}
             file_path = payload.filename
-        elif kind == "error":
+        elif isinstance(payload, ErrorPayload):
             content = {"type": "error", "data": payload.message}
             content["meta"] = {"code": payload.code, "detail": payload.detail}
-        elif kind == "image":
+        elif isinstance(payload, ImagePayload):
             content, files = _image_out(payload)
             file_path = payload.path
         content.setdefault("title", title)
@@ -210,7 +214,7 @@ def _is_base64(text: str) -> bool:
     return True
 
 
-def _diff_out(payload: Any) -> dict[str, Any]:
+def _diff_out(payload: DiffPayload) -> dict[str, Any]:
     meta: dict[str, Any] = {
         "path": payload.path,
         "operation": payload.operation,
@@ -230,7 +234,7 @@ def _diff_out(payload: Any) -> dict[str, Any]:
     return {"type": kind, "data": data, "language": None, "meta": meta}
 
 
-def _image_out(payload: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _image_out(payload: ImagePayload) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     files = []
     for image in payload.images:
         size = image.attachment.bytes if image.attachment else None
@@ -247,6 +251,6 @@ def _image_out(payload: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             }
         )
     first = payload.images[0] if payload.images else None
-    content = {"type": "image", "data": first.b64 if first else None}
+    content: dict[str, Any] = {"type": "image", "data": first.b64 if first else None}
     content["meta"] = {"mime": first.mime if first else None}
     return content, files
