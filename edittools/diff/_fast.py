@@ -96,11 +96,11 @@ def scan_changes(
             )
             last = (blocks, ka, kb, wa, wb)
             if cut is not None:
-                kept = blocks[: cut + 1]
-                changes += to_changes(kept, ka, kb, (i, wa, j, wb), li, lj)
+                kept_blocks = blocks[: cut + 1]
+                changes += to_changes(kept_blocks, ka, kb, (i, wa, j, wb), li, lj)
                 if whole:
                     return changes, True
-                x, y = kept[-1][1], kept[-1][3]
+                x, y = kept_blocks[-1][1], kept_blocks[-1][3]
                 i = key_offsets(ka, i, wa, [x])[0]
                 j = key_offsets(kb, j, wb, [y])[0]
                 li += x

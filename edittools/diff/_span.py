@@ -74,7 +74,7 @@ def diff_spans(
     `spans` are ``(start, end, replacement)`` with offsets in `old`; they must not overlap and
     are applied in order of `start`. `first_line` is the 1-based line holding the first start.
     """
-    nl: T = "\n" if isinstance(old, str) else b"\n"  # type: ignore[assignment]
+    nl: T = "\n" if isinstance(old, str) else b"\n"
     ordered = sorted(spans, key=lambda span: (span[0], span[1]))
     _check(old, ordered)
     context = max(0, context)
@@ -162,8 +162,10 @@ def _regions(
             found = old.find(nl, re)
             re = size if found < 0 else found + 1
         if regions and rs <= regions[-1][1]:
-            prs, _pre, group = regions.pop()
-            regions.append((prs, max(re, _pre), [*group, span]))
+            # The popped list was built here and is held nowhere else, so it may grow in place.
+            prs, pre, group = regions.pop()
+            group.append(span)
+            regions.append((prs, max(re, pre), group))
         else:
             regions.append((rs, re, [span]))
     return regions
