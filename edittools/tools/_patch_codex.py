@@ -162,8 +162,8 @@ def _update(lines: list[str], i: int, path: str) -> tuple[int, FilePatch]:
             raise _invalid(i + 1, f"unknown or misplaced marker {line.strip()[:60]!r}.")
         elif line.rstrip() == "@@" or line.startswith("@@ "):
             close(False, i + 1)
-            header = line[2:].strip()
-            context = header if header and not _UNIFIED_HEADER.fullmatch(header) else None
+            label = line[2:].strip()
+            context = label if label and not _UNIFIED_HEADER.fullmatch(label) else None
             started, body = True, []
         elif line[:1] in (" ", "-", "+") or not line:
             started = True

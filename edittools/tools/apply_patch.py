@@ -187,7 +187,7 @@ def _describe(payloads: list[DiffPayload]) -> str:
             p.path if p.old_path is None or p.operation != "rename" else f"{p.old_path} -> {p.path}"
         )
         lines.append(f"  {_LETTER[p.operation]} {name} +{p.stats.added} -{p.stats.removed}")
-    tolerances = sorted({p.match for p in payloads if p.match not in (None, "exact")})
+    tolerances = sorted({p.match for p in payloads if p.match is not None and p.match != "exact"})
     if tolerances:
         lines.append(f"Context matched with tolerance: {', '.join(tolerances)}.")
     return "\n".join(lines)

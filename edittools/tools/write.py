@@ -36,7 +36,8 @@ def write(ws: Workspace, params: WriteParams) -> ToolResult:
             else:
                 old_text, document = old_document.text, old_document.with_text(params.content)
         after = document.encode()
-        if before is not None and after == before:
+        # `before` is set only with the version it was read at.
+        if before is not None and version is not None and after == before:
             ws.note_seen(path, before, version)
             payload = diff_texts(old_text, document.text, path=path, include_texts=False)
             return diff_result(f"{path} already has this content; nothing was written.", payload)
