@@ -60,8 +60,8 @@ def external_event(
             "baseline, or over the size cap), so there is no diff; read the file to see it."
         )
         title = f"{EVENT_NAME}: {change.path} {verb}"
-        artifact = TextArtifact(icon="file-diff", title=title, payload=TextPayload(text=text))
-        return StreamEvent(id=event_id, name=EVENT_NAME, value=text, artifact=artifact)
+        notice = TextArtifact(icon="file-diff", title=title, payload=TextPayload(text=text))
+        return StreamEvent(id=event_id, name=EVENT_NAME, value=text, artifact=notice)
     small = all(len(side) <= inline_bytes for side in (old, new) if side is not None)
     payload = diff_texts(old, new, path=change.path, old_path=change.old_path, include_texts=small)
     if not small and not payload.binary:

@@ -38,6 +38,7 @@ class Session:
         options = replace(options or SessionOptions(), **option_overrides)
         self._owns_sandbox = sandbox is None
         if sandbox is None:
+            assert root is not None  # the check above lets exactly one of them through
             sandbox = Sandbox(root, deny=deny, max_read_bytes=options.max_file_bytes)
         self.sandbox = sandbox
         self.workspace = Workspace(sandbox, options)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def _run(root: Path, *, keep: bool) -> int:
     (root / "app.py").write_text(_APP)
     out = console()
-    steps = [
+    steps: list[tuple[str, Callable[[Session], ToolResult]]] = [
         ("read app.py", lambda s: s.read("app.py")),
         ("edit: make the greeting friendlier",
          lambda s: s.edit("app.py", '"Hello, " + name', 'f"Hello, {name}!"')),
