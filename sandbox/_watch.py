@@ -28,6 +28,7 @@ from typing import Literal
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 
 from ._errors import SandboxError
 from ._sandbox import Sandbox
@@ -121,7 +122,7 @@ class Watcher:
         self._pending: dict[str, _Pending] = {}
         self._cond = threading.Condition()
         self._stopping = False
-        self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._observer: BaseObserver | None = None
         self._worker: threading.Thread | None = None
 
     # --- life cycle -----------------------------------------------------------------------
