@@ -27,6 +27,8 @@ from edittools.artifacts import (
     ImageArtifact,
     ImagePayload,
     StreamEvent,
+    TableArtifact,
+    TablePayload,
     TextArtifact,
     TextPayload,
     ToolResult,
@@ -244,3 +246,15 @@ def test_stat_summary_wording() -> None:
     one = DiffPayload(path="a", stats=DiffStats(added=1, removed=0))
     assert stat_summary([one]) == "1 file changed, 1 insertion(+)"
     assert stat_summary([]) == "0 files changed, 0 insertions(+), 0 deletions(-)"
+
+
+def test_a_table_result_renders_its_headers_and_cells() -> None:
+    """Regression: headers given as positional Table arguments crashed rich on non-strings."""
+    result = ToolResult(
+        value="2 rows",
+        artifact=TableArtifact(payload=TablePayload(columns=["name", "size"], rows=[["a.py", 3]])),
+    )
+    console = Console(record=True, width=60, file=io.StringIO())
+    render_result(result, console)
+    text = console.export_text()
+    assert "name" in text and "size" in text and "a.py" in text and "3" in text
