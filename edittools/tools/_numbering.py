@@ -21,6 +21,15 @@ def numbered(lines: Iterable[str], first: int, *, max_chars: int | None = None) 
     return "\n".join(out)
 
 
+def as_lf_lines(text: str) -> str:
+    """`text` with a CR-only file's line breaks shown as LF (same length, so offsets still hold).
+
+    Files whose lines end in a lone CR are split on CR everywhere (edit, patch, read); text that
+    has any LF is split on LF only, as git and patch do.
+    """
+    return text.replace("\r", "\n") if "\r" in text and "\n" not in text else text
+
+
 def line_of(text: str, offset: int) -> int:
     """The 1-based number of the line holding `offset`."""
     return text.count("\n", 0, offset) + 1
@@ -31,6 +40,7 @@ def excerpt(text: str, start: int, end: int, *, around: int = 3, max_chars: int 
 
     Works from offsets with C-level searches, so a large file is never split into lines.
     """
+    text = as_lf_lines(text)
     first = text.rfind("\n", 0, start) + 1
     for _ in range(around):
         if first == 0:

@@ -21,7 +21,7 @@ from edittools.artifacts._build import code_result
 from edittools.artifacts._models import Attachment, Image, ImageArtifact, ImagePayload
 from edittools.tools._guard import read_existing
 from edittools.tools._language import language_of
-from edittools.tools._numbering import CUT_MARKER, numbered
+from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered
 from edittools.tools._params import ReadParams
 from sandbox import FileReader, SandboxError, decode
 
@@ -71,7 +71,7 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
 
 
 def _read_text(ws: Workspace, path: str, text: str, params: ReadParams) -> ToolResult:
-    lines = text.split("\n")
+    lines = as_lf_lines(text).split("\n")
     if lines[-1] == "":
         lines.pop()
     _check_offset(path, params.offset, len(lines))
@@ -149,7 +149,8 @@ def _read_large(ws: Workspace, path: str, params: ReadParams) -> ToolResult:
     Lines are counted to the end, so the footer can give the total. The window itself may hold up
     to the cap (`max_file_bytes` is the most of one file a tool keeps in memory); a longer one is
     too_large with a limit that fits. The read is not recorded as seen: the file cannot be changed
-    with these tools anyway.
+    with these tools anyway. Lines are split on LF only here (a file with lone-CR line ends over
+    the cap shows as one long line).
     """
     cap = ws.options.max_file_bytes
     limit = min(params.limit, ws.options.read_line_limit)

@@ -247,6 +247,9 @@ def test_any_window_matches_the_ordinary_read(
     text = "\n".join(lines) + ("\n" if final_newline else "")
     data = text.encode()
     assume(len(data) >= 2)
+    # A file with lone CRs and no LF is split on CR by the ordinary read; the streamed read of a
+    # file over the cap splits on LF only (a documented limit), so such files are not compared.
+    assume("\n" in text or "\r" not in text)
     (tmp_path / "f.txt").write_bytes(data)
     cap = len(data) - 1
     with Session(tmp_path, max_file_bytes=cap) as s:
