@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import repeat
+from operator import add
 from typing import NamedTuple
 
 from edittools.diff._lines import key_offsets
@@ -30,14 +31,22 @@ def to_changes(
     line_b: int,
 ) -> list[Change]:
     """Attach byte offsets and absolute line numbers to blocks of a region split into keys."""
+    if not blocks:
+        return []
     pa, ea, pb, eb = bounds
-    offs_a = key_offsets(a_keys, pa, ea, [x for block in blocks for x in block[:2]])
-    offs_b = key_offsets(b_keys, pb, eb, [y for block in blocks for y in block[2:]])
+    k = len(blocks)
+    a0s, a1s, b0s, b1s = zip(*blocks, strict=True)
+    # Both ends of every block, in ascending order, for one offset lookup per side.
+    ends: list[int] = [0] * (2 * k)
+    ends[0::2], ends[1::2] = a0s, a1s
+    offs_a = key_offsets(a_keys, pa, ea, ends)
+    ends[0::2], ends[1::2] = b0s, b1s
+    offs_b = key_offsets(b_keys, pb, eb, ends)
     rows = zip(
-        [line_a + block[0] for block in blocks],
-        [line_a + block[1] for block in blocks],
-        [line_b + block[2] for block in blocks],
-        [line_b + block[3] for block in blocks],
+        map(add, a0s, repeat(line_a)),
+        map(add, a1s, repeat(line_a)),
+        map(add, b0s, repeat(line_b)),
+        map(add, b1s, repeat(line_b)),
         offs_a[0::2],
         offs_a[1::2],
         offs_b[0::2],

@@ -17,7 +17,7 @@ import time
 
 from edittools.diff._changes import Change, to_changes
 from edittools.diff._exact import SECONDS_PER_D2, diff_keys
-from edittools.diff._lines import NL, forward_bytes, forward_lines, key_offsets, split_keys
+from edittools.diff._lines import NL, forward_bytes, forward_lines, split_keys
 from edittools.diff._scan import common_prefix
 
 WINDOW = 4096
@@ -96,15 +96,13 @@ def scan_changes(
             )
             last = (blocks, ka, kb, wa, wb)
             if cut is not None:
-                kept_blocks = blocks[: cut + 1]
-                changes += to_changes(kept_blocks, ka, kb, (i, wa, j, wb), li, lj)
+                committed = to_changes(blocks[: cut + 1], ka, kb, (i, wa, j, wb), li, lj)
+                changes += committed
                 if whole:
                     return changes, True
-                x, y = kept_blocks[-1][1], kept_blocks[-1][3]
-                i = key_offsets(ka, i, wa, [x])[0]
-                j = key_offsets(kb, j, wb, [y])[0]
-                li += x
-                lj += y
+                # Skipping resumes right after the last committed change.
+                end = committed[-1]
+                i, j, li, lj = end.oa1, end.ob1, end.a1, end.b1
                 break
             size *= 4
 
@@ -156,7 +154,7 @@ def _commit_chunk(
     A chunk without such a run (or the `final` one) is committed whole. Returns the changes and
     the byte offsets and line numbers ``(i, j, li, lj)`` where the next chunk starts.
     """
-    i, wa, j, wb = bounds
+    _, wa, _, wb = bounds
     li, lj = lines
     cut = len(blocks) - 1
     if not final:
@@ -164,14 +162,11 @@ def _commit_chunk(
             if blocks[t + 1][0] - blocks[t][1] >= COARSE_RUN:
                 cut = t
                 break
-    kept = blocks[: cut + 1]
-    changes = to_changes(kept, ka, kb, bounds, li, lj)
+    changes = to_changes(blocks[: cut + 1], ka, kb, bounds, li, lj)
     if cut == len(blocks) - 1:
         return changes, wa, wb, li + len(ka), lj + len(kb)
-    x, y = kept[-1][1], kept[-1][3]
-    i = key_offsets(ka, i, wa, [x])[0]
-    j = key_offsets(kb, j, wb, [y])[0]
-    return changes, i, j, li + x, lj + y
+    end = changes[-1]
+    return changes, end.oa1, end.ob1, end.a1, end.b1
 
 
 def _chunk_end(data: bytes, start: int, ceiling: int) -> int:
