@@ -6,6 +6,7 @@ import time
 
 from edittools.artifacts import DiffPayload
 from edittools.diff._changes import Change
+from edittools.diff._collector import collector_paused
 from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
 from edittools.diff._hunks import build_hunks
@@ -54,18 +55,19 @@ def diff_texts(
     if binary:
         return _binary(old_bytes, new_bytes, path, old_path, operation)
     deadline = None if budget is None else time.monotonic() + budget
-    changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
-    if old_checked and isinstance(new, bytes) and _changed_binary(new_bytes, changes):
-        return _binary(old_bytes, new_bytes, path, old_path, operation)
-    return text_payload(
-        path=path,
-        old_path=old_path,
-        operation=operation,
-        hunks=build_hunks(old_bytes, new_bytes, changes, context=context),
-        minimal=minimal,
-        old_text=_text(old, old_bytes) if include_texts else None,
-        new_text=_text(new, new_bytes) if include_texts else None,
-    )
+    with collector_paused():
+        changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
+        if old_checked and isinstance(new, bytes) and _changed_binary(new_bytes, changes):
+            return _binary(old_bytes, new_bytes, path, old_path, operation)
+        return text_payload(
+            path=path,
+            old_path=old_path,
+            operation=operation,
+            hunks=build_hunks(old_bytes, new_bytes, changes, context=context),
+            minimal=minimal,
+            old_text=_text(old, old_bytes) if include_texts else None,
+            new_text=_text(new, new_bytes) if include_texts else None,
+        )
 
 
 def _changed_binary(new_bytes: bytes, changes: list[Change]) -> bool:
