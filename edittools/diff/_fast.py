@@ -17,7 +17,7 @@ import time
 
 from edittools.diff._changes import Change, to_changes
 from edittools.diff._exact import SECONDS_PER_D2, diff_keys
-from edittools.diff._lines import NL, forward_bytes, forward_lines, split_keys
+from edittools.diff._lines import NL, forward_bytes, split_keys
 from edittools.diff._scan import common_prefix
 
 WINDOW = 4096
@@ -129,10 +129,8 @@ def coarse_changes(
         lj += skipped
         j += k - i
         i = k
-        wa = _chunk_end(old, i, ea)
-        wb = _chunk_end(new, j, eb)
-        ka = split_keys(old, i, wa)
-        kb = split_keys(new, j, wb)
+        wa, ka = _chunk(old, i, ea)
+        wb, kb = _chunk(new, j, eb)
         blocks = diff_keys(ka, kb).blocks
         kept, i, j, li, lj = _commit_chunk(
             blocks, ka, kb, (i, wa, j, wb), (li, lj), final=wa == ea and wb == eb
@@ -169,11 +167,14 @@ def _commit_chunk(
     return changes, end.oa1, end.ob1, end.a1, end.b1
 
 
-def _chunk_end(data: bytes, start: int, ceiling: int) -> int:
+def _chunk(data: bytes, start: int, ceiling: int) -> tuple[int, list[bytes]]:
+    """The end and the keys of the coarse chunk at `start`: `CHUNK` bytes, at most `CHUNK_LINES`."""
     end = forward_bytes(data, start, CHUNK, ceiling)
-    if data.count(NL, start, end) > CHUNK_LINES:
-        end = forward_lines(data, start, CHUNK_LINES, ceiling)[0]
-    return end
+    keys = split_keys(data, start, end)
+    if len(keys) > CHUNK_LINES:
+        del keys[CHUNK_LINES:]  # a last line without its newline is never kept here
+        end = start + sum(map(len, keys)) + CHUNK_LINES
+    return end, keys
 
 
 def _sync(

@@ -125,3 +125,18 @@ def test_dense_duplicate_rewrite_past_the_budget_is_coarse_but_applies() -> None
     payload = diff_texts(old, new, path="f", budget=0.01)
     assert payload.minimal is False
     assert apply_hunks(old, payload.hunks) == new
+
+
+@pytest.mark.parametrize("final_newline", [True, False])
+def test_coarse_chunks_cut_by_line_count_keep_offsets_right(final_newline: bool) -> None:
+    # Lines of a few bytes, so each coarse chunk is cut at CHUNK_LINES lines; nine in ten
+    # changed, so most chunks have no equal run to end at and are committed up to that cut.
+    rng = random.Random(13)
+    old_lines = [rng.choice(["a", "b", "c", "}"]) for _ in range(9000)]
+    new_lines = [rng.choice(["d", "e"]) if rng.random() < 0.9 else v for v in old_lines]
+    old, new = join(old_lines), join(new_lines)
+    if not final_newline:
+        old, new = old[:-1], new[:-1]
+    changes = coarse_changes(old, new, (0, len(old), 0, len(new)), 0, 0)
+    assert apply_hunks(old, build_hunks(old, new, changes, context=3)) == new
+    assert _count(changes) >= _exact_count(old, new)
