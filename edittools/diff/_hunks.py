@@ -82,19 +82,24 @@ def _hunk(
     base_a, base_b = first.a0 - before, first.b0 - before
     lines: list[str] = []
     extend = lines.extend
+    context, removed, added = " ".__add__, "-".__add__, "+".__add__
     at = 0  # next old line of the span, relative to base_a
-    for change in group:
-        x0, x1 = change.a0 - base_a, change.a1 - base_a
-        y0, y1 = change.b0 - base_b, change.b1 - base_b
-        extend(map(" ".__add__, a_texts[at:x0]))
-        extend(map("-".__add__, a_texts[x0:x1]))
-        if a_partial and x1 == len(a_texts) and x1 > x0:
-            lines.append(NO_NEWLINE)
-        extend(map("+".__add__, b_texts[y0:y1]))
-        if b_partial and y1 == len(b_texts) and y1 > y0:
-            lines.append(NO_NEWLINE)
+    # Plain unpacking and skipped empty slices: this loop runs once per change.
+    for a0, a1, b0, b1, _, _, _, _ in group:
+        x0, x1 = a0 - base_a, a1 - base_a
+        if x0 > at:
+            extend(map(context, a_texts[at:x0]))
+        if x1 > x0:
+            extend(map(removed, a_texts[x0:x1]))
+            if a_partial and x1 == len(a_texts):
+                lines.append(NO_NEWLINE)
+        if b1 > b0:
+            y1 = b1 - base_b
+            extend(map(added, b_texts[b0 - base_b : y1]))
+            if b_partial and y1 == len(b_texts):
+                lines.append(NO_NEWLINE)
         at = x1
-    extend(map(" ".__add__, a_texts[at:]))
+    extend(map(context, a_texts[at:]))
     if a_partial and at < len(a_texts):
         lines.append(NO_NEWLINE)
     old_lines = (last.a1 - first.a0) + before + after
@@ -104,7 +109,8 @@ def _hunk(
         # A 1-based start, or the line before an empty range.
         old_start = base_a + (1 if old_lines else 0)
         new_start = base_b + (1 if new_lines else 0)
-    return Hunk(
+    # Every field is built here with its declared type: no validation pass over the lines.
+    return Hunk.model_construct(
         old_start=old_start,
         old_lines=old_lines,
         new_start=new_start,
