@@ -110,25 +110,22 @@ def _blocks_from_runs(
     pa = pb = 0  # next unmatched line on each side, in full coordinates
     for i0, i1, j0, j1 in runs:
         length = i1 - i0
-        if (keep_a is None or keep_a[i1 - 1] - keep_a[i0] == length - 1) and (
-            keep_b is None or keep_b[j1 - 1] - keep_b[j0] == length - 1
+        x = i0 if keep_a is None else keep_a[i0]
+        y = j0 if keep_b is None else keep_b[j0]
+        if (keep_a is None or keep_a[i1 - 1] - x == length - 1) and (
+            keep_b is None or keep_b[j1 - 1] - y == length - 1
         ):
-            x = i0 if keep_a is None else keep_a[i0]
-            y = j0 if keep_b is None else keep_b[j0]
-            pairs = [(x, y, length)]
-        else:
-            pairs = [
-                (
-                    i0 + t if keep_a is None else keep_a[i0 + t],
-                    j0 + t if keep_b is None else keep_b[j0 + t],
-                    1,
-                )
-                for t in range(length)
-            ]
-        for x, y, run in pairs:
+            # No dropped line inside the run: one matched stretch.
             if x > pa or y > pb:
                 blocks.append((pa, x, pb, y))
-            pa, pb = x + run, y + run
+            pa, pb = x + length, y + length
+            continue
+        xs = range(i0, i1) if keep_a is None else keep_a[i0:i1]
+        ys = range(j0, j1) if keep_b is None else keep_b[j0:j1]
+        for x, y in zip(xs, ys, strict=True):
+            if x > pa or y > pb:
+                blocks.append((pa, x, pb, y))
+            pa, pb = x + 1, y + 1
     if pa < n or pb < m:
         blocks.append((pa, n, pb, m))
     return blocks
