@@ -6,7 +6,6 @@ bytes without splitting whole files: context is found by walking a few newlines 
 
 from __future__ import annotations
 
-from collections import Counter
 from operator import itemgetter
 
 from edittools.artifacts import DiffStats, Hunk
@@ -45,10 +44,13 @@ def build_hunks(
 
 def stats_of(hunks: list[Hunk]) -> DiffStats:
     """Count the added and removed lines of the hunks (the only source of the stats)."""
-    markers: Counter[str] = Counter()
+    added = removed = 0
     for hunk in hunks:
-        markers.update(map(itemgetter(0), hunk.lines))
-    return DiffStats(added=markers["+"], removed=markers["-"])
+        # One string of the markers, counted in C.
+        markers = "".join(map(itemgetter(0), hunk.lines))
+        added += markers.count("+")
+        removed += markers.count("-")
+    return DiffStats(added=added, removed=removed)
 
 
 def _texts(data: bytes, start: int, end: int) -> tuple[list[str], bool]:
