@@ -72,9 +72,15 @@ def key_offsets(keys: list[bytes], start: int, end: int, indices: list[int]) -> 
     """Byte offsets of the lines at `indices` (ascending) of a region split by `split_keys`."""
     total = len(keys)
     if len(indices) * 16 > total:
-        # Many lookups: one prefix sum over all key lengths, in C.
-        sums = list(accumulate(map(len, keys), initial=0))
-        return [end if k >= total else start + sums[k] + k for k in indices]
+        # Many lookups: one prefix sum over all key lengths, in C. Only the last indices can
+        # be the end of the region (whose last key may be one byte longer than its line).
+        sums = list(accumulate(map(len, keys), initial=start))
+        out = [sums[k] + k for k in indices]
+        at = len(indices) - 1
+        while at >= 0 and indices[at] >= total:
+            out[at] = end
+            at -= 1
+        return out
     out: list[int] = []
     pos, at = start, 0
     for index in indices:

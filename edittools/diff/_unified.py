@@ -78,15 +78,20 @@ def hunk_header(hunk: Hunk) -> str:
     )
 
 
-def render_hunks(hunks: list[Hunk]) -> str:
-    """The body of a unified diff: each hunk header followed by its lines."""
+def render_hunks(hunks: list[Hunk], *, prefix: str = "") -> str:
+    """The body of a unified diff: each hunk header followed by its lines.
+
+    `prefix` (whole lines) is put in front in the same join, which spares copying a large body.
+    """
     parts: list[str] = []
     for hunk in hunks:
         parts.append(hunk_header(hunk))
         parts.extend(hunk.lines)
     if not parts:
-        return ""
-    return "\n".join(parts) + "\n"
+        return prefix
+    parts.append("")  # the final newline
+    parts[0] = prefix + parts[0]
+    return "\n".join(parts)
 
 
 def unified_text(
@@ -106,4 +111,4 @@ def unified_text(
     if not hunks:
         # git prints headers alone for an empty create/delete or a pure rename; nothing otherwise.
         return head if operation != "modify" else ""
-    return head + files + render_hunks(hunks)
+    return render_hunks(hunks, prefix=head + files)
