@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import add
+from itertools import accumulate
 from typing import NamedTuple
-
-from edittools.diff._lines import key_offsets
 
 
 class Change(NamedTuple):
@@ -31,27 +28,28 @@ def to_changes(
     line_b: int,
 ) -> list[Change]:
     """Attach byte offsets and absolute line numbers to blocks of a region split into keys."""
-    if not blocks:
-        return []
     pa, ea, pb, eb = bounds
-    k = len(blocks)
-    a0s, a1s, b0s, b1s = zip(*blocks, strict=True)
-    # Both ends of every block, in ascending order, for one offset lookup per side.
-    ends: list[int] = [0] * (2 * k)
-    ends[0::2], ends[1::2] = a0s, a1s
-    offs_a = key_offsets(a_keys, pa, ea, ends)
-    ends[0::2], ends[1::2] = b0s, b1s
-    offs_b = key_offsets(b_keys, pb, eb, ends)
-    rows = zip(
-        map(add, a0s, repeat(line_a)),
-        map(add, a1s, repeat(line_a)),
-        map(add, b0s, repeat(line_b)),
-        map(add, b1s, repeat(line_b)),
-        offs_a[0::2],
-        offs_a[1::2],
-        offs_b[0::2],
-        offs_b[1::2],
-        strict=True,
-    )
-    # tuple.__new__ through map builds the named tuples without a Python call per change.
-    return list(map(tuple.__new__, repeat(Change), rows))
+    # sums[k] + k is where line k starts (each full line is its key and a newline); the entry
+    # past the last key is set so that it gives the region's end, whose last line may lack
+    # the newline (its key is then one byte longer than the line).
+    sums_a = list(accumulate(map(len, a_keys), initial=pa))
+    sums_b = list(accumulate(map(len, b_keys), initial=pb))
+    sums_a[-1] = ea - len(a_keys)
+    sums_b[-1] = eb - len(b_keys)
+    new = tuple.__new__  # builds the named tuples without a Python call per change
+    return [
+        new(
+            Change,
+            (
+                line_a + a0,
+                line_a + a1,
+                line_b + b0,
+                line_b + b1,
+                sums_a[a0] + a0,
+                sums_a[a1] + a1,
+                sums_b[b0] + b0,
+                sums_b[b1] + b1,
+            ),
+        )
+        for a0, a1, b0, b1 in blocks
+    ]

@@ -8,8 +8,6 @@ form feeds and Unicode separators and would disagree with them.
 
 from __future__ import annotations
 
-from itertools import accumulate
-
 NL = b"\n"
 _ERRORS = "surrogatepass"
 _CHUNK = 1 << 20
@@ -66,31 +64,6 @@ def split_keys(data: bytes, start: int, end: int) -> list[bytes]:
     if last:
         keys.append(last + NL)
     return keys
-
-
-def key_offsets(keys: list[bytes], start: int, end: int, indices: list[int]) -> list[int]:
-    """Byte offsets of the lines at `indices` (ascending) of a region split by `split_keys`."""
-    total = len(keys)
-    if len(indices) * 16 > total:
-        # Many lookups: one prefix sum over all key lengths, in C. Only the last indices can
-        # be the end of the region (whose last key may be one byte longer than its line).
-        sums = list(accumulate(map(len, keys), initial=start))
-        out = [sums[k] + k for k in indices]
-        at = len(indices) - 1
-        while at >= 0 and indices[at] >= total:
-            out[at] = end
-            at -= 1
-        return out
-    out: list[int] = []
-    pos, at = start, 0
-    for index in indices:
-        if index >= total:
-            out.append(end)
-            continue
-        pos += sum(map(len, keys[at:index])) + (index - at)
-        at = index
-        out.append(pos)
-    return out
 
 
 def back_lines(data: bytes, offset: int, count: int, floor: int) -> tuple[int, int]:
