@@ -83,23 +83,32 @@ def _hunk(
     b_partial = b_partial and eof_markers
     base_a, base_b = first.a0 - before, first.b0 - before
     lines: list[str] = []
-    extend = lines.extend
+    extend, append = lines.extend, lines.append
     context, removed, added = " ".__add__, "-".__add__, "+".__add__
     at = 0  # next old line of the span, relative to base_a
-    # Plain unpacking and skipped empty slices: this loop runs once per change.
+    # This loop runs once per change: plain unpacking, no work for empty runs, and a single
+    # line (the most common run in dense changes) appended without a slice and a map.
     for a0, a1, b0, b1, _, _, _, _ in group:
         x0, x1 = a0 - base_a, a1 - base_a
-        if x0 > at:
+        if x0 - at == 1:
+            append(" " + a_texts[at])
+        elif x0 > at:
             extend(map(context, a_texts[at:x0]))
         if x1 > x0:
-            extend(map(removed, a_texts[x0:x1]))
+            if x1 - x0 == 1:
+                append("-" + a_texts[x0])
+            else:
+                extend(map(removed, a_texts[x0:x1]))
             if a_partial and x1 == len(a_texts):
-                lines.append(NO_NEWLINE)
+                append(NO_NEWLINE)
         if b1 > b0:
-            y1 = b1 - base_b
-            extend(map(added, b_texts[b0 - base_b : y1]))
+            y0, y1 = b0 - base_b, b1 - base_b
+            if y1 - y0 == 1:
+                append("+" + b_texts[y0])
+            else:
+                extend(map(added, b_texts[y0:y1]))
             if b_partial and y1 == len(b_texts):
-                lines.append(NO_NEWLINE)
+                append(NO_NEWLINE)
         at = x1
     extend(map(context, a_texts[at:]))
     if a_partial and at < len(a_texts):
