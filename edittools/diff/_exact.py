@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import chain, compress, count
+from operator import itemgetter
 from typing import NamedTuple
 
 import fast_diff_match_patch
@@ -62,7 +63,8 @@ def diff_keys(a: list[bytes], b: list[bytes]) -> KeyDiff:
     keep_b = None if len(sb) == m else list(compress(count(), ids_b))
     ops = fast_diff_match_patch.diff(sa, sb, timelimit=0, checklines=False, cleanup="No")
     runs = _runs(ops)
-    distance = len(sa) + len(sb) - 2 * sum(i1 - i0 for i0, i1, _, _ in runs)
+    # The ops' lengths add up to matched + distance, the strings' to 2 * matched + distance.
+    distance = 2 * sum(map(itemgetter(1), ops)) - len(sa) - len(sb)
     return KeyDiff(_blocks_from_runs(runs, keep_a, keep_b, n, m), distance)
 
 

@@ -10,9 +10,10 @@ from operator import itemgetter
 
 from edittools.artifacts import DiffStats, Hunk
 from edittools.diff._changes import Change
-from edittools.diff._lines import NL, back_lines, decode, forward_lines
+from edittools.diff._lines import back_lines, decode_range, forward_lines
 
 NO_NEWLINE = "\\ No newline at end of file"
+_NEWLINE = ord("\n")
 
 
 def build_hunks(
@@ -55,12 +56,11 @@ def stats_of(hunks: list[Hunk]) -> DiffStats:
 
 def _texts(data: bytes, start: int, end: int) -> tuple[list[str], bool]:
     """The lines of ``data[start:end]`` without their newlines, and whether the last lacks one."""
-    chunk = data[start:end]
-    texts = decode(chunk).split("\n")
-    partial = not chunk.endswith(NL)
-    if not partial or not chunk:
-        texts.pop()
-    return texts, partial and bool(chunk)
+    texts = decode_range(data, start, end).split("\n")
+    partial = end > start and data[end - 1] != _NEWLINE
+    if not partial:
+        texts.pop()  # the empty text after the last newline, or of an empty range
+    return texts, partial
 
 
 def _hunk(

@@ -50,6 +50,11 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", _ERRORS)
 
 
+def decode_range(data: bytes, start: int, end: int) -> str:
+    """Decode ``data[start:end]`` like `decode`, without copying the range first."""
+    return str(memoryview(data)[start:end], "utf-8", _ERRORS)
+
+
 def split_keys(data: bytes, start: int, end: int) -> list[bytes]:
     """Comparison keys of the lines of ``data[start:end]`` (a run of whole lines).
 
