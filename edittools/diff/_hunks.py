@@ -6,7 +6,8 @@ bytes without splitting whole files: context is found by walking a few newlines 
 
 from __future__ import annotations
 
-from operator import itemgetter
+from itertools import compress, count, islice, repeat
+from operator import gt, itemgetter, sub
 
 from edittools.artifacts import DiffStats, Hunk
 from edittools.diff._changes import Change
@@ -31,16 +32,16 @@ def build_hunks(
     missing-newline marker (a snippet's last line is not the end of the file).
     """
     context = max(0, context)
-    hunks: list[Hunk] = []
-    group: list[Change] = []
-    for change in changes:
-        if group and change.a0 - group[-1].a1 > 2 * context:
-            hunks.append(_hunk(old, new, group, context, numbered, eof_markers))
-            group = []
-        group.append(change)
-    if group:
-        hunks.append(_hunk(old, new, group, context, numbered, eof_markers))
-    return hunks
+    if not changes:
+        return []
+    # A group starts at each change more than 2 * context lines after the one before.
+    gaps = map(sub, map(itemgetter(0), islice(changes, 1, None)), map(itemgetter(1), changes))
+    starts = [0, *compress(count(1), map(gt, gaps, repeat(2 * context)))]
+    ends = [*starts[1:], len(changes)]
+    return [
+        _hunk(old, new, changes[start:end], context, numbered, eof_markers)
+        for start, end in zip(starts, ends, strict=True)
+    ]
 
 
 def stats_of(hunks: list[Hunk]) -> DiffStats:
