@@ -85,7 +85,7 @@ def _hunk(
     base_a, base_b = first.a0 - before, first.b0 - before
     lines: list[str] = []
     extend, append = lines.extend, lines.append
-    context, removed, added = " ".__add__, "-".__add__, "+".__add__
+    as_context, as_removed, as_added = " ".__add__, "-".__add__, "+".__add__
     at = 0  # next old line of the span, relative to base_a
     # This loop runs once per change: plain unpacking, no work for empty runs, and a single
     # line (the most common run in dense changes) appended without a slice and a map.
@@ -94,12 +94,12 @@ def _hunk(
         if x0 - at == 1:
             append(" " + a_texts[at])
         elif x0 > at:
-            extend(map(context, a_texts[at:x0]))
+            extend(map(as_context, a_texts[at:x0]))
         if x1 > x0:
             if x1 - x0 == 1:
                 append("-" + a_texts[x0])
             else:
-                extend(map(removed, a_texts[x0:x1]))
+                extend(map(as_removed, a_texts[x0:x1]))
             if a_partial and x1 == len(a_texts):
                 append(NO_NEWLINE)
         if b1 > b0:
@@ -107,11 +107,11 @@ def _hunk(
             if y1 - y0 == 1:
                 append("+" + b_texts[y0])
             else:
-                extend(map(added, b_texts[y0:y1]))
+                extend(map(as_added, b_texts[y0:y1]))
             if b_partial and y1 == len(b_texts):
                 append(NO_NEWLINE)
         at = x1
-    extend(map(context, a_texts[at:]))
+    extend(map(as_context, a_texts[at:]))
     if a_partial and at < len(a_texts):
         lines.append(NO_NEWLINE)
     old_lines = (last.a1 - first.a0) + before + after
