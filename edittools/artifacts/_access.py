@@ -27,7 +27,7 @@ from edittools.artifacts._models import (
 from edittools.artifacts._shape import is_json, outer_problem
 
 # pydantic takes any type form here; without PEP 747 support mypy reads the parameter as `type[T]`.
-_V1: TypeAdapter[Artifact] = TypeAdapter(Artifact)  # type: ignore[arg-type]
+_V1: TypeAdapter[Artifact] = TypeAdapter(Artifact)
 _DESCRIPTION_LIMIT = 200
 _JSON_TEXT_LIMIT = 4000
 

@@ -26,7 +26,7 @@ def export_schema() -> dict[str, Any]:
     """
     adapters: list[tuple[str, Any]] = [
         # pydantic takes any type form; without PEP 747 support mypy reads it as `type[T]`.
-        ("Artifact", TypeAdapter[Any](Artifact)),  # type: ignore[arg-type]
+        ("Artifact", TypeAdapter[Any](Artifact)),
         ("ToolResult", TypeAdapter(ToolResult)),
         ("StreamEvent", TypeAdapter(StreamEvent)),
     ]
