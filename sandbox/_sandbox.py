@@ -7,6 +7,9 @@ and nothing is created outside. `delete` removes the named entry itself (a link,
 
 Hard links: a write renames a new file into place, so it breaks the hard link; other names of the
 old file keep the old bytes.
+
+Resolving a path and the deny checks live in `_gate`, opening a file for reading in `_reading`;
+this module ties them to the locks, the state folder and the atomic writes.
 """
 
 from __future__ import annotations
@@ -17,8 +20,6 @@ import pathlib
 import stat
 from collections.abc import Iterable, Iterator
 from types import TracebackType
-
-import pathspec
 
 from ._errors import SandboxError, from_oserror
 from ._files import (
@@ -32,20 +33,18 @@ from ._files import (
     check_regular,
     hash_file,
     lstat_regular,
-    open_regular,
     read_open,
     remove_dir,
 )
 from ._files import temp_name as _temp_name
+from ._gate import RETRIES, PathArg, PathGate, check_state_dir, raced, require_file
 from ._lock import LockTable
 from ._paths import PathResolver, Resolved, ResolverName
+from ._reading import file_version, open_file
 from ._state import StateDir
 from ._store import BlobStore
 
 __all__ = ["Sandbox"]
-
-PathArg = str | os.PathLike[str]
-_RETRIES = 3  # re-resolutions when an entry turns into a symlink between resolving and opening
 
 
 class Sandbox:
@@ -81,9 +80,8 @@ class Sandbox:
         try:
             self._paths = PathResolver(real, fd, resolver=resolver)
             self._paths.add_alias(spelled)
-            self._state_name = _check_state_dir(state_dir)
-            self._deny_patterns = list(deny)
-            self._spec = pathspec.GitIgnoreSpec.from_lines(self._deny_patterns)
+            self._state_name = check_state_dir(state_dir)
+            self._gate = PathGate(self._paths, state_name=self._state_name, deny=list(deny))
         except BaseException:
             os.close(fd)
             raise
@@ -106,79 +104,11 @@ class Sandbox:
         Works when the final component, or folders on the way, do not exist yet (the name they
         would get); "." names the root. Raises outside_root and the other path errors.
         """
-        return self._rel(path, check_deny=False)
-
-    def _rel(self, path: PathArg, *, check_deny: bool) -> str:
-        try:
-            with self._resolve(path, check_deny=check_deny) as r:
-                return r.rel
-        except SandboxError as exc:
-            if exc.code != "not_found":
-                raise
-            rel = self._missing_rel(path)
-            if rel is None:
-                raise
-            return rel
+        return self._gate.rel(path, check_deny=False)
 
     def is_denied(self, relpath: str) -> bool:
         """Whether a resolved relative path matches a deny pattern or lies in the state folder."""
-        # A trailing "/" is kept: it asks whether the folder itself is denied ("secret/").
-        rel = relpath.lstrip("/")
-        if rel in ("", ".", "/", "./"):
-            return False
-        state = self._state_name
-        if rel == state or rel.startswith(state + "/"):
-            return True
-        return bool(self._spec.match_file(rel))
-
-    def _resolve(
-        self,
-        path: PathArg,
-        *,
-        follow: bool = True,
-        make_parents: bool = False,
-        check_deny: bool = True,
-    ) -> Resolved:
-        if self._root_fd < 0:
-            raise SandboxError("io_error", "This sandbox is closed; open a new Sandbox.")
-        try:
-            r = self._paths.resolve(
-                path, follow=follow, make_parents=make_parents, guard=self._guard_dir
-            )
-        except SandboxError as exc:
-            # A missing folder inside a denied area is reported as denied, not as not_found.
-            if exc.code == "not_found":
-                rel = self._missing_rel(path)
-                if rel is not None and self.is_denied(rel):
-                    raise _denied(rel) from None
-            raise
-        if not check_deny:
-            return r
-        is_dir = r.stat is not None and stat.S_ISDIR(r.stat.st_mode)
-        for rel in r.visited:
-            if self.is_denied(rel) or (is_dir and rel == r.rel and self.is_denied(rel + "/")):
-                r.close()
-                raise _denied(rel)
-        return r
-
-    def _missing_rel(self, path: PathArg) -> str | None:
-        """The would-be relative path of a path whose folders are partly missing (None if unknown)."""
-        parts = self._paths.parse(path)
-        for cut in range(len(parts) - 1, -1, -1):
-            if ".." in parts[cut:]:
-                return None  # ".." after a missing folder cannot be resolved
-            try:
-                fd, canon = self._paths.open_dir(parts[:cut], str(path))
-            except SandboxError:
-                continue
-            os.close(fd)
-            return "/".join((*canon, *parts[cut:]))
-        return None
-
-    def _guard_dir(self, rel: str) -> None:
-        """Refuse to create a directory that a deny pattern covers (make_parents)."""
-        if self.is_denied(rel) or self.is_denied(rel + "/"):
-            raise _denied(rel)
+        return self._gate.is_denied(relpath)
 
     def read_bytes(self, path: PathArg, *, max_bytes: int | None = None) -> tuple[bytes, Version]:
         """The bytes of a regular file and its version; non-regular files are refused at once.
@@ -187,7 +117,7 @@ class Sandbox:
         too_large; `open_reader` streams such a file.
         """
         cap = self.max_read_bytes if max_bytes is None else max_bytes
-        fd, st, rel = self._open_file(path)
+        fd, st, rel = open_file(self._gate, path)
         data, version, _ = read_open(fd, st, rel, cap)
         return data, version
 
@@ -198,59 +128,17 @@ class Sandbox:
         sockets, devices and directories are refused at once); the returned reader is a context
         manager whose `version` is known once it was read to the end.
         """
-        fd, st, rel = self._open_file(path)
+        fd, st, rel = open_file(self._gate, path)
         return FileReader(fd, st, rel)
-
-    def _open_file(self, path: PathArg) -> tuple[int, os.stat_result, str]:
-        """An open descriptor of an existing regular file, its stat and its relative path."""
-        for _ in range(_RETRIES):
-            with self._resolve(path) as r:
-                _require_file(r, path)
-                if r.stat is None:
-                    raise SandboxError(
-                        "not_found",
-                        f"{r.rel} does not exist. Check the path, or create the file first.",
-                        path=r.rel,
-                    )
-                assert r.name is not None
-                check_regular(r.stat, r.rel)
-                try:
-                    fd, st = open_regular(r.dir_fd, r.name, r.rel)
-                except SandboxError as exc:
-                    if exc.code == "loop":  # became a symlink after resolution: resolve again
-                        continue
-                    raise
-                return fd, st, r.rel
-        raise _raced(path)
 
     def version(self, path: PathArg) -> Version | None:
         """The current version of a regular file, or None when it does not exist."""
-        for _ in range(_RETRIES):
-            try:
-                r = self._resolve(path)
-            except SandboxError as exc:
-                if exc.code == "not_found":
-                    return None
-                raise
-            with r:
-                if r.stat is None:
-                    return None
-                _require_file(r, path)
-                check_regular(r.stat, r.rel)
-                assert r.name is not None
-                try:
-                    found = hash_file(r.dir_fd, r.name, r.rel)
-                except SandboxError as exc:
-                    if exc.code == "loop":
-                        continue
-                    raise
-                return None if found is None else found[0]
-        raise _raced(path)
+        return file_version(self._gate, path)
 
     def exists(self, path: PathArg) -> bool:
         """Whether the path names an existing entry (file, directory or other) inside the root."""
         try:
-            r = self._resolve(path)
+            r = self._gate.resolve(path)
         except SandboxError as exc:
             if exc.code == "not_found":
                 return False
@@ -276,9 +164,9 @@ class Sandbox:
             raise TypeError(
                 "write_bytes() takes bytes; encode text first (see TextDocument.encode)"
             )
-        for _ in range(_RETRIES):
-            with self._resolve(path, make_parents=make_parents) as r:
-                _require_file(r, path)
+        for _ in range(RETRIES):
+            with self._gate.resolve(path, make_parents=make_parents) as r:
+                require_file(r, path)
                 assert r.name is not None
                 if r.stat is not None:
                     check_regular(r.stat, r.rel)
@@ -301,7 +189,7 @@ class Sandbox:
                         return atomic_write(
                             r.dir_fd, r.name, bytes(data), r.rel, tmp=tmp, like=like
                         )
-        raise _raced(path)
+        raise raced(path)
 
     def delete(self, path: PathArg, *, expect: Version | None = None) -> None:
         """Remove a file (or the symlink itself, when the path names one); CAS with `expect`.
@@ -309,15 +197,15 @@ class Sandbox:
         A symlink is removed only if its target stays inside the root; `expect` is compared with the
         target's content.
         """
-        with self._resolve(path, follow=False) as entry:
-            _require_file(entry, path)
+        with self._gate.resolve(path, follow=False) as entry:
+            require_file(entry, path)
             assert entry.name is not None
             if entry.stat is None:
                 raise SandboxError(
                     "not_found", f"{entry.rel!r} does not exist; nothing to delete.", path=entry.rel
                 )
             if stat.S_ISLNK(entry.stat.st_mode):
-                with self._resolve(path) as target:
+                with self._gate.resolve(path) as target:
                     self._delete_checked(entry, target.rel, target, expect)
             else:
                 check_regular(entry.stat, entry.rel)
@@ -347,7 +235,7 @@ class Sandbox:
         The directory is removed by name through its parent's descriptor (a final symlink is not
         followed but refused), so nothing outside the root can be touched.
         """
-        with self._resolve(path, follow=False) as r:
+        with self._gate.resolve(path, follow=False) as r:
             if r.name is None:
                 raise SandboxError(
                     "denied", "The sandbox root itself cannot be removed; name a folder.", path="."
@@ -361,7 +249,7 @@ class Sandbox:
     @contextlib.contextmanager
     def lock(self, path: PathArg) -> Iterator[None]:
         """Hold the cross-process lock of one file (re-entrant within a thread)."""
-        with self._locks.hold(self._rel(path, check_deny=True)):
+        with self._locks.hold(self._gate.rel(path, check_deny=True)):
             yield
 
     def append_log(self, name: str, data: bytes) -> None:
@@ -397,38 +285,3 @@ class Sandbox:
 
     def __repr__(self) -> str:
         return f"Sandbox({str(self.root)!r}, resolver={self.resolver!r})"
-
-
-def _check_state_dir(state_dir: str) -> str:
-    parts = [p for p in state_dir.split("/") if p not in ("", ".")]
-    if not parts or ".." in parts or state_dir.startswith("/") or "\0" in state_dir:
-        raise SandboxError(
-            "invalid_path",
-            f"state_dir {state_dir!r} must be a relative path inside the root without '..'.",
-            path=state_dir,
-        )
-    return "/".join(parts)
-
-
-def _require_file(r: Resolved, path: PathArg) -> None:
-    if r.name is None:
-        raise SandboxError(
-            "is_directory", f"{os.fspath(path)!r} is the sandbox root; give a file path.", path="."
-        )
-
-
-def _denied(rel: str) -> SandboxError:
-    return SandboxError(
-        "denied",
-        f"{rel!r} is protected (a deny pattern or the state folder covers it); the tools may not "
-        "touch it. Choose another path.",
-        path=rel,
-    )
-
-
-def _raced(path: PathArg) -> SandboxError:
-    return SandboxError(
-        "loop",
-        f"{os.fspath(path)!r} kept turning into a symlink while being opened; retry later.",
-        path=os.fspath(path) if isinstance(os.fspath(path), str) else None,
-    )

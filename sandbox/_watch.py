@@ -12,6 +12,9 @@ every file a change was seen in, for what the optional `baseline_of` lookup know
 `track_all` for every text file under `max_baseline_bytes` found when the watcher starts. Their
 bytes live in the blob store; a file over the cap is known by its hash alone. The state folder and
 denied paths are never looked at.
+
+This module runs the observer and the worker; the baselines and reading them are in `_baselines`,
+turning a due batch into changes in `_batch`.
 """
 
 from __future__ import annotations
@@ -21,68 +24,21 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from types import TracebackType
-from typing import Literal
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
+from ._baselines import Baseline, BaselineTable, look, scan
+from ._batch import ChangeKind, FileChange, Pending, settle
 from ._errors import SandboxError
 from ._sandbox import Sandbox
-from ._text import decode
 
 __all__ = ["Baseline", "ChangeKind", "FileChange", "Watcher"]
 
-ChangeKind = Literal["created", "modified", "deleted", "moved"]
 _log = logging.getLogger(__name__)
-# Codes meaning "no regular file is there (any more)"; other errors leave the baseline alone.
-_ABSENT_CODES = frozenset({"not_found", "is_directory", "not_a_file", "denied"})
-
-
-@dataclass(frozen=True)
-class Baseline:
-    """What a file held when last seen: its sha256 and, under the size cap, the blob of its bytes."""
-
-    sha256: str
-    blob_id: str | None
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """One coalesced change of one file, made outside the tools (as far as the watcher knows).
-
-    `old` is None for `created`, and for a `modified`/`deleted` file that had no baseline (its earlier
-    content is unknown). `new` is None for `deleted`. `old_path` is the source of a `moved`.
-    """
-
-    kind: ChangeKind
-    path: str
-    old: Baseline | None
-    new: Baseline | None
-    old_path: str | None = None
-
-
-@dataclass
-class _Pending:
-    """Events seen for one path since it was last looked at."""
-
-    first: float
-    last: float
-    appeared: bool = False
-    new_file: bool = False
-    sources: list[str] = field(default_factory=list)
-    links: set[str] = field(default_factory=set)
-
-
-class _Absent:
-    """The sentinel for "no regular file at this path"."""
-
-
-_ABSENT = _Absent()
-_SKIP = object()  # the path could not be looked at (permission, race): keep its baseline
 
 
 class Watcher:
@@ -114,12 +70,9 @@ class Watcher:
         self.new_file_quiet = max(quiet, new_file_quiet)
         self.max_delay = max_delay
         self._on_change = on_change
-        self._baseline_of = baseline_of
         self._changes: queue.Queue[FileChange] = queue.Queue()
-        # A key with None means "known to be absent": the fallback lookup is not asked then.
-        self._baselines: dict[str, Baseline | None] = {}
-        self._base_lock = threading.Lock()
-        self._pending: dict[str, _Pending] = {}
+        self._baselines = BaselineTable(baseline_of)
+        self._pending: dict[str, Pending] = {}
         self._cond = threading.Condition()
         self._stopping = False
         self._observer: BaseObserver | None = None
@@ -150,7 +103,7 @@ class Watcher:
             ) from exc
         self._observer = observer
         if self.track_all:
-            for rel in self._scan():
+            for rel in scan(self.sandbox):
                 self.track(rel, text_only=True)
         return self
 
@@ -195,19 +148,16 @@ class Watcher:
         current = self._look(rel, text_only=text_only)
         if not isinstance(current, Baseline):
             return None
-        with self._base_lock:
-            self._baselines[rel] = current
+        self._baselines.set(rel, current)
         return current
 
     def untrack(self, path: str) -> None:
         """Forget the baseline of `path` (its later changes are reported without an old side)."""
-        with self._base_lock:
-            self._baselines.pop(path, None)
+        self._baselines.forget(path)
 
     def baseline(self, path: str) -> Baseline | None:
         """The baseline kept for a root-relative path, if any."""
-        with self._base_lock:
-            return self._baselines.get(path)
+        return self._baselines.get(path)
 
     def get(self, timeout: float | None = None) -> FileChange | None:
         """The next change (when no `on_change` was given), or None after `timeout` seconds."""
@@ -228,7 +178,7 @@ class Watcher:
             # Contents moved or deleted without per-file events (moved out of the tree): look again
             # at every tracked file below.
             if kind in ("deleted", "moved") and src is not None:
-                self._mark_many(self._tracked_below(src))
+                self._mark_many(self._baselines.below(src))
             return
         with self._cond:
             now = time.monotonic()
@@ -246,14 +196,14 @@ class Watcher:
                 self._mark(src, now, appeared=kind == "created")
             self._cond.notify()
 
-    def _mark(self, rel: str, now: float, *, appeared: bool = False) -> _Pending:
+    def _mark(self, rel: str, now: float, *, appeared: bool = False) -> Pending:
         pending = self._pending.get(rel)
         if pending is None:
-            pending = self._pending[rel] = _Pending(first=now, last=now)
+            pending = self._pending[rel] = Pending(first=now, last=now)
         pending.last = now
         if appeared and not pending.appeared:
             pending.appeared = True
-            pending.new_file = self._known(rel) is None
+            pending.new_file = self._baselines.known(rel) is None
         return pending
 
     def _mark_many(self, paths: list[str]) -> None:
@@ -262,11 +212,6 @@ class Watcher:
             for rel in paths:
                 self._mark(rel, now)
             self._cond.notify()
-
-    def _tracked_below(self, folder: str) -> list[str]:
-        prefix = folder.rstrip("/") + "/"
-        with self._base_lock:
-            return [p for p, b in self._baselines.items() if b is not None and p.startswith(prefix)]
 
     def _rel(self, raw: bytes | str, *, directory: bool) -> str | None:
         """The root-relative path of an event path, or None when outside or ignored."""
@@ -303,15 +248,15 @@ class Watcher:
         now = time.monotonic()
         return max(0.0, min(self._due_at(p) for p in self._pending.values()) - now)
 
-    def _due_at(self, pending: _Pending) -> float:
+    def _due_at(self, pending: Pending) -> float:
         quiet = self.new_file_quiet if pending.new_file else self.quiet
         return min(pending.last + quiet, pending.first + self.max_delay)
 
-    def _take_due(self, *, force: bool) -> dict[str, _Pending]:
+    def _take_due(self, *, force: bool) -> dict[str, Pending]:
         """Remove and return the pending paths that are due, with every path linked to them."""
         now = time.monotonic()
         due = [p for p, pend in self._pending.items() if force or self._due_at(pend) <= now]
-        batch: dict[str, _Pending] = {}
+        batch: dict[str, Pending] = {}
         while due:
             rel = due.pop()
             pending = self._pending.pop(rel, None)
@@ -330,118 +275,16 @@ class Watcher:
         except Exception:
             _log.exception("sandbox watcher: on_change failed for %s", change.path)
 
-    def _settle(self, batch: dict[str, _Pending]) -> list[FileChange]:
-        """Compare each path of a batch with its baseline; moves first, then the rest."""
+    def _settle(self, batch: dict[str, Pending]) -> list[FileChange]:
+        """Look at each path of a batch now and turn the batch into changes."""
         current = {rel: self._look(rel) for rel in batch}
-        changes: list[FileChange] = []
-        done: set[str] = set()
-        for dest, pending in batch.items():
-            new = current[dest]
-            if not pending.sources or not isinstance(new, Baseline):
-                continue
-            origin = self._origin(pending.sources[-1], batch)
-            old = self._known(origin) if origin is not None else None
-            if origin is None or old is None:
-                continue  # the source had no baseline (an editor's temp file): a plain change
-            changes.append(FileChange("moved", dest, old, new, old_path=origin))
-            self._set(dest, new)
-            self._set(origin, None)
-            done.add(dest)
-            if origin in batch and current[origin] is not _ABSENT:
-                batch[origin].appeared = True  # a new file took the moved one's place
-            else:
-                done.add(origin)
-        for rel, pending in batch.items():
-            if rel in done or current[rel] is _SKIP:
-                continue
-            change = self._compare(rel, self._known(rel), current[rel], pending.appeared)
-            if change is not None:
-                changes.append(change)
-        return changes
-
-    def _origin(self, source: str, batch: dict[str, _Pending]) -> str | None:
-        """The first path along a chain of renames (a → b → c) that has a baseline."""
-        seen: set[str] = set()
-        rel: str | None = source
-        while rel is not None and rel not in seen:
-            if self._known(rel) is not None:
-                return rel
-            seen.add(rel)
-            pending = batch.get(rel)
-            rel = pending.sources[-1] if pending is not None and pending.sources else None
-        return None
-
-    def _compare(
-        self, rel: str, old: Baseline | None, new: object, appeared: bool
-    ) -> FileChange | None:
-        if not isinstance(new, Baseline):
-            self._set(rel, None)
-            if old is None:
-                return None  # a temp file that came and went, or nothing we ever knew
-            return FileChange("deleted", rel, old, None)
-        self._set(rel, new)
-        if old is None:
-            return FileChange("created" if appeared else "modified", rel, None, new)
-        if old.sha256 == new.sha256:
-            return None  # touched, or written back unchanged
-        return FileChange("modified", rel, old, new)
-
-    def _known(self, rel: str) -> Baseline | None:
-        with self._base_lock:
-            if rel in self._baselines:
-                return self._baselines[rel]
-        return self._baseline_of(rel) if self._baseline_of is not None else None
-
-    def _set(self, rel: str, baseline: Baseline | None) -> None:
-        with self._base_lock:
-            self._baselines[rel] = baseline
+        return settle(batch, current, self._baselines)
 
     # --- reading through the sandbox ------------------------------------------------------
 
     def _look(self, rel: str, *, text_only: bool = False) -> object:
-        """The current baseline of `rel`, `_ABSENT` when no regular file is there, or `_SKIP`."""
-        try:
-            data, version = self.sandbox.read_bytes(rel, max_bytes=self.max_baseline_bytes)
-        except SandboxError as exc:
-            if exc.code in _ABSENT_CODES:
-                return _ABSENT
-            if exc.code == "too_large":
-                return self._hash_only(rel)
-            return _SKIP
-        if text_only:
-            try:
-                decode(data)
-            except SandboxError:
-                return _ABSENT
-        return Baseline(version.sha256, self.sandbox.store.put(data))
-
-    def _hash_only(self, rel: str) -> object:
-        try:
-            version = self.sandbox.version(rel)
-        except SandboxError as exc:
-            return _ABSENT if exc.code in _ABSENT_CODES else _SKIP
-        return _ABSENT if version is None else Baseline(version.sha256, None)
-
-    def _scan(self) -> Iterator[str]:
-        """Root-relative paths of the regular files in the tree, denied folders pruned."""
-        stack = [""]
-        while stack:
-            folder = stack.pop()
-            try:
-                entries = list(
-                    os.scandir(self.sandbox.root / folder if folder else self.sandbox.root)
-                )
-            except OSError:
-                continue
-            for entry in entries:
-                rel = f"{folder}/{entry.name}" if folder else entry.name
-                if entry.is_symlink():
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    if not self.sandbox.is_denied(rel + "/"):
-                        stack.append(rel)
-                elif entry.is_file(follow_symlinks=False) and not self.sandbox.is_denied(rel):
-                    yield rel
+        """The current baseline of `rel`, or a `_baselines` sentinel (absent, or skip it)."""
+        return look(self.sandbox, rel, max_bytes=self.max_baseline_bytes, text_only=text_only)
 
 
 class _Handler(FileSystemEventHandler):
