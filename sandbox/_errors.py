@@ -11,6 +11,8 @@ SandboxError
  ├─ not_found       the file, or a directory on the way, does not exist
  ├─ not_a_file      the path names a FIFO, socket, device or other non-regular file
  ├─ is_directory    the path names a directory where a file is needed
+ ├─ not_a_directory the path names a file, symlink or other non-folder where a folder is needed
+ ├─ not_empty       the folder still has entries, so it was not removed
  ├─ too_large       the file is larger than the read cap
  ├─ stale           compare-and-swap failed: the file changed since the expected version
  ├─ exists          compare-and-swap failed: the file was expected to be absent but exists
@@ -42,6 +44,8 @@ CODES: frozenset[str] = frozenset(
         "not_found",
         "not_a_file",
         "is_directory",
+        "not_a_directory",
+        "not_empty",
         "too_large",
         "stale",
         "exists",

@@ -350,7 +350,7 @@ def remove_dir(dir_fd: int, name: str, st: os.stat_result, display: str) -> None
             else "special file"
         )
         raise SandboxError(
-            "not_a_file",
+            "not_a_directory",
             f"{display!r} is a {kind}, not a directory; only an empty directory can be removed.",
             path=display,
         )
@@ -359,7 +359,7 @@ def remove_dir(dir_fd: int, name: str, st: os.stat_result, display: str) -> None
     except OSError as exc:
         if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
             raise SandboxError(
-                "io_error",
+                "not_empty",
                 f"{display!r} is not empty, so it was left in place; remove what it holds first.",
                 path=display,
             ) from exc

@@ -233,7 +233,8 @@ class Sandbox:
         """Remove an empty directory; never the root, a denied one, a symlink or a non-empty one.
 
         The directory is removed by name through its parent's descriptor (a final symlink is not
-        followed but refused), so nothing outside the root can be touched.
+        followed but refused), so nothing outside the root can be touched. A folder with entries
+        is refused with not_empty; a file, symlink or other non-folder with not_a_directory.
         """
         with self._gate.resolve(path, follow=False) as r:
             if r.name is None:

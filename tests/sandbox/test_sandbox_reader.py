@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
+import stat
 
 import pytest
 from sandbox_world import World
@@ -145,11 +146,11 @@ def test_remove_empty_dir_removes_only_that_folder(sb: Sandbox) -> None:
         (".", "denied"),  # the root itself
         ("inner/..", "denied"),
         ("inner/sub/../..", "denied"),
-        ("inner", "io_error"),  # not empty
-        ("inner/file.txt", "not_a_file"),
-        ("ok_dir_link", "not_a_file"),  # a symlink to a folder: the link is not followed
-        ("esc_rel", "not_a_file"),  # a symlink to an outside folder
-        ("dangle_dir", "not_a_file"),
+        ("inner", "not_empty"),
+        ("inner/file.txt", "not_a_directory"),
+        ("ok_dir_link", "not_a_directory"),  # a symlink to a folder: the link is not followed
+        ("esc_rel", "not_a_directory"),  # a symlink to an outside folder
+        ("dangle_dir", "not_a_directory"),
         ("inner/missing", "not_found"),
         ("esc_rel/dir", "outside_root"),
         ("../outside/dir", "outside_root"),
@@ -180,3 +181,12 @@ def test_remove_empty_dir_refuses_denied_folders(world: World, resolver: str) ->
             assert info.value.code == "denied", path
     assert (world.root / "keep" / "empty").is_dir()
     assert (world.root / "gen").is_dir()
+
+
+def test_remove_empty_dir_refuses_a_fifo_as_not_a_directory(sb: Sandbox) -> None:
+    os.mkfifo(sb.root / "pipe")
+    with pytest.raises(SandboxError) as info:
+        sb.remove_empty_dir("pipe")
+    assert info.value.code == "not_a_directory"
+    assert info.value.path == "pipe"
+    assert stat.S_ISFIFO(os.lstat(sb.root / "pipe").st_mode)
