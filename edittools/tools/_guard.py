@@ -25,6 +25,16 @@ def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
         ) from exc
 
 
+def read_if_exists(ws: Workspace, path: str) -> tuple[bytes, Version] | None:
+    """The bytes and version of `path`, or None when it does not exist (one read, one hash)."""
+    try:
+        return ws.sandbox.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+    except SandboxError as exc:
+        if exc.code == "not_found":
+            return None
+        raise
+
+
 def ensure_fresh(
     ws: Workspace, path: str, data: bytes, version: Version, *, must_have_read: bool = True
 ) -> None:

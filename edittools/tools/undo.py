@@ -8,6 +8,7 @@ from edittools.artifacts import ToolResult
 from edittools.artifacts._build import diff_result
 from edittools.diff import diff_texts
 from edittools.tools._change import summary, wants_texts, with_blobs
+from edittools.tools._guard import read_if_exists
 from edittools.tools._params import UndoParams
 from sandbox import ABSENT, SandboxError, Version, decode
 
@@ -28,10 +29,8 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 f"This session has made no change to {path} that could be undone.",
                 {"path": path},
             )
-        version = sb.version(path)
-        current = None
-        if version is not None:
-            current, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+        existing = read_if_exists(ws, path)
+        current, version = existing if existing is not None else (None, None)
         current_sha = None if version is None else version.sha256
         if current_sha != change.after_sha256:
             raise ToolError(

@@ -7,9 +7,9 @@ from edittools.artifacts import ToolResult
 from edittools.artifacts._build import diff_result
 from edittools.diff import diff_texts
 from edittools.tools._change import commit, summary, wants_texts, with_blobs
-from edittools.tools._guard import ensure_fresh
+from edittools.tools._guard import ensure_fresh, read_if_exists
 from edittools.tools._params import WriteParams
-from sandbox import SandboxError, TextDocument, decode
+from sandbox import SandboxError, TextDocument, Version, decode
 
 
 def write(ws: Workspace, params: WriteParams) -> ToolResult:
@@ -21,13 +21,14 @@ def write(ws: Workspace, params: WriteParams) -> ToolResult:
     sb = ws.sandbox
     path = sb.relpath(params.path)
     with sb.lock(path):
-        version = sb.version(path)
+        existing = read_if_exists(ws, path)
         before: bytes | None = None
+        version: Version | None = None
         old_text: str | bytes | None = None
-        if version is None:
+        if existing is None:
             document = TextDocument.new(params.content)
         else:
-            before, version = sb.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+            before, version = existing
             ensure_fresh(ws, path, before, version)
             try:
                 old_document = decode(before)
