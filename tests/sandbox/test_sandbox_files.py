@@ -185,6 +185,7 @@ def test_fifo_socket_and_directory_are_refused_within_a_second(sb: Sandbox) -> N
                 lambda p=path: sb.read_bytes(p),
                 lambda p=path: sb.write_bytes(p, b"x"),
                 lambda p=path: sb.version(p),
+                lambda p=path: sb.open_reader(p),
             ):
                 assert _refused_within_a_second(action, unblock_fifo) == code
         assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

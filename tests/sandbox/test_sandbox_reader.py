@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import socket
 import stat
 
 import pytest
 from sandbox_world import World
-from test_sandbox_files import _refused_within_a_second
 
 from sandbox import FileReader, Sandbox, SandboxError
 
@@ -98,25 +96,6 @@ def test_the_reader_honours_deny_patterns(world: World, resolver: str) -> None:
             with pytest.raises(SandboxError) as info:
                 box.open_reader(path)
             assert info.value.code == "denied", path
-
-
-def test_fifo_and_socket_are_refused_within_a_second(sb: Sandbox) -> None:
-    fifo = sb.root / "pipe"
-    os.mkfifo(fifo)
-
-    def unblock_fifo() -> None:
-        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        os.close(fd)
-
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(str(sb.root / "sock"))
-    server.listen(1)
-    try:
-        for path in ("pipe", "sock"):
-            code = _refused_within_a_second(lambda p=path: sb.open_reader(p), unblock_fifo)
-            assert code == "not_a_file"
-    finally:
-        server.close()
 
 
 def test_a_closed_reader_cannot_read(sb: Sandbox) -> None:
