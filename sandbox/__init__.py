@@ -5,7 +5,7 @@ from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, FileReader, Version
 from ._sandbox import Sandbox
 from ._store import BlobStore
-from ._text import TextDocument, decode
+from ._text import TextDocument, bom_candidates, decode, looks_binary
 from ._watch import Baseline, FileChange, Watcher
 
 __all__ = [
@@ -20,5 +20,7 @@ __all__ = [
     "TextDocument",
     "Version",
     "Watcher",
+    "bom_candidates",
     "decode",
+    "looks_binary",
 ]

@@ -23,7 +23,7 @@ from charset_normalizer import from_bytes
 
 from ._errors import SandboxError
 
-__all__ = ["TextDocument", "decode"]
+__all__ = ["TextDocument", "bom_candidates", "decode", "looks_binary"]
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE: it starts with the same two bytes
@@ -128,18 +128,31 @@ class TextDocument:
         return _analysed(text, self.encoding, self.bom)
 
 
+def bom_candidates(head: bytes) -> list[tuple[str, bytes]]:
+    """The encodings whose byte-order mark starts `head`, with the mark, most specific first.
+
+    A UTF-32 LE mark is also a UTF-16 LE mark followed by U+0000, so both may be listed: take the
+    first whose decoding of the rest succeeds.
+    """
+    return [(encoding, bom) for bom, encoding in _BOMS if head.startswith(bom)]
+
+
+def looks_binary(head: bytes) -> bool:
+    """Whether bytes without a byte-order mark look binary: a NUL in the first 8000, as git judges."""
+    return b"\x00" in head[:_BINARY_PROBE]
+
+
 def decode(data: bytes) -> TextDocument:
     """Decode file bytes into a `TextDocument`; raises binary or undecodable, never guesses lossy."""
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            try:
-                return _analysed(data[len(bom) :].decode(encoding), encoding, bom)
-            except UnicodeDecodeError as exc:
-                if encoding == "utf-32-le":
-                    continue  # maybe UTF-16 LE text whose first character is U+0000
-                reason = f"it starts with a {encoding} byte-order mark but is not {encoding}"
-                raise _undecodable(reason) from exc
-    if b"\x00" in data[:_BINARY_PROBE]:
+    for encoding, bom in bom_candidates(data):
+        try:
+            return _analysed(data[len(bom) :].decode(encoding), encoding, bom)
+        except UnicodeDecodeError as exc:
+            if encoding == "utf-32-le":
+                continue  # maybe UTF-16 LE text whose first character is U+0000
+            reason = f"it starts with a {encoding} byte-order mark but is not {encoding}"
+            raise _undecodable(reason) from exc
+    if looks_binary(data):
         raise SandboxError(
             "binary",
             "The file looks binary (it has a NUL byte near the start); it cannot be edited as text.",

@@ -23,17 +23,9 @@ from edittools.tools._guard import read_existing
 from edittools.tools._language import language_of
 from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered
 from edittools.tools._params import ReadParams
-from sandbox import FileReader, SandboxError, decode
+from sandbox import FileReader, SandboxError, bom_candidates, decode, looks_binary
 
 _CHUNK = 1 << 20
-_BINARY_PROBE = 8000  # as in the sandbox's decode: a NUL this early means binary
-_BOMS: tuple[tuple[bytes, str], ...] = (
-    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE: it starts with the same two bytes
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
 
 
 def read(ws: Workspace, params: ReadParams) -> ToolResult:
@@ -208,12 +200,11 @@ def _stream_encoding(first: bytes, path: str) -> tuple[str, int]:
     A byte-order mark names the encoding; otherwise the file must be UTF-8 (a legacy encoding
     cannot be told from one chunk and checked to round-trip without the whole file).
     """
-    for bom, encoding in _BOMS:
-        if first.startswith(bom):
-            if encoding == "utf-32-le" and not _decodes(first[len(bom) :], encoding):
-                continue  # UTF-16 LE text whose first character is U+0000
-            return encoding, len(bom)
-    if b"\x00" in first[:_BINARY_PROBE]:
+    for encoding, bom in bom_candidates(first):
+        if encoding == "utf-32-le" and not _decodes(first[len(bom) :], encoding):
+            continue  # UTF-16 LE text whose first character is U+0000
+        return encoding, len(bom)
+    if looks_binary(first):
         raise ToolError(
             "binary",
             f"{path} looks binary (it has a NUL byte near the start); it cannot be shown as text.",
