@@ -7,7 +7,8 @@
 from edittools._errors import ToolError
 from edittools._options import SessionOptions
 from edittools._session import Session
-from edittools.artifacts import StreamEvent, ToolResult, adapt, artifact_of, value_of
+from edittools.artifacts import StreamEvent, ToolResult, artifact_of, value_of
+from edittools.dialects import adapt
 
 __all__ = [
     "Session",

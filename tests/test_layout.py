@@ -94,11 +94,6 @@ LAYERS = {
 }  # fmt: skip
 
 
-# The one sanctioned upward import: `adapt` upgrades Zeus results (as the protocol promises) and
-# the Zeus conversion needs the diff engine, so it is imported lazily, only for Zeus-shaped input.
-ALLOWED = {("edittools/artifacts/_adapt.py", "edittools.dialects")}
-
-
 @pytest.mark.parametrize("package", sorted(LAYERS))
 def test_imports_flow_one_way(package: str) -> None:
     """Leaves know no tools, tools know no facade or faces (checked on each module's imports)."""
@@ -106,12 +101,8 @@ def test_imports_flow_one_way(package: str) -> None:
     forbidden = LAYERS[package]
     for path in sorted((root / package).rglob("*.py")):
         where = path.relative_to(root).as_posix()
-        bad = {
-            name
-            for name in _imports_of(path)
-            if name.startswith(forbidden) and (where, name) not in ALLOWED
-        }
-        assert not bad, f"{path.relative_to(root)} imports {sorted(bad)}"
+        bad = {name for name in _imports_of(path) if name.startswith(forbidden)}
+        assert not bad, f"{where} imports {sorted(bad)}"
 
 
 @pytest.mark.parametrize("package", [sandbox, edittools])

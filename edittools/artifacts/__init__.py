@@ -1,12 +1,10 @@
-"""The artifact protocol v1: models, accessors, version negotiation, legacy upgrade, builders.
+"""The artifact protocol v1: models, accessors, version negotiation, builders.
 
 Every tool returns a `ToolResult`: portable text (`value`), a versioned artifact for UIs, and
-optional host display data. `artifact_of`, `value_of` and `adapt` read any result a host may hold
-and never raise.
+optional host display data. `artifact_of` and `value_of` read any result a host may hold and
+never raise; upgrading other shapes to v1 (`edittools.adapt`) lives with the dialects.
 """
 
-from edittools.artifacts._access import artifact_of, value_of
-from edittools.artifacts._adapt import adapt
 from edittools.artifacts._build import (
     changeset_result,
     code_result,
@@ -51,6 +49,7 @@ from edittools.artifacts._models import (
     ToolResult,
 )
 from edittools.artifacts._schema import export_schema, write_schema
+from edittools.artifacts.access import artifact_of, value_of
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -84,7 +83,6 @@ __all__ = [
     "TextArtifact",
     "TextPayload",
     "ToolResult",
-    "adapt",
     "artifact_of",
     "changeset_result",
     "code_result",

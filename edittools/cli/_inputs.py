@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from edittools.artifacts import StreamEvent, ToolResult, adapt
+from edittools import adapt
+from edittools.artifacts import StreamEvent, ToolResult
 
 Result = ToolResult | StreamEvent
 

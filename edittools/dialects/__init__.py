@@ -1,11 +1,13 @@
 """Other runtimes' result shapes, in and out: Claude Code, Anthropic's text editor tool, Zeus,
-codeagent, MCP (and its filesystem server) and the Agent Client Protocol.
+codeagent, MCP (and its filesystem server) and the Agent Client Protocol; and `adapt`, which upgrades any
+of them (and legacy or plain-text results) to a v1 ToolResult.
 
 Every conversion in degrades rather than fails: a record with missing fields, nulls, unknown
 extras or wrong types becomes a correct artifact or a text fallback, never an exception.
 """
 
 from edittools.dialects._acp import diff_to_acp, result_to_acp
+from edittools.dialects._adapt import adapt
 from edittools.dialects._claude_code import (
     claude_code_to_result,
     result_to_claude_code,
@@ -34,6 +36,7 @@ from edittools.dialects._zeus import result_to_zeus, zeus_to_result
 __all__ = [
     "CODEAGENT_SCHEMA_ID",
     "TOOL_NAMES",
+    "adapt",
     "claude_code_to_result",
     "codeagent_to_result",
     "diff_to_acp",

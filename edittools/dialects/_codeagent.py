@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from edittools.artifacts import SCHEMA_ID, ArtifactBase, FutureArtifact, ToolResult, adapt
-from edittools.artifacts._access import check_artifact
+from edittools.artifacts import SCHEMA_ID, ArtifactBase, FutureArtifact, ToolResult
+from edittools.artifacts.access import check_artifact
+from edittools.dialects._adapt import adapt
 
 CODEAGENT_SCHEMA_ID = "codeagent.tool-artifact"
 """The schema id of codeagent artifacts."""

@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema.validators import Draft202012Validator
 
+from edittools import adapt
 from edittools.artifacts import (
     ArtifactBase,
     FutureArtifact,
     ToolResult,
-    adapt,
     artifact_of,
     value_of,
 )

@@ -5,7 +5,6 @@ import json
 import pytest
 from pydantic import ValidationError
 
-import edittools.artifacts as artifacts
 from edittools.artifacts import (
     DiffArtifact,
     DiffPayload,
@@ -130,11 +129,6 @@ def test_image_payload_accepts_attachment_or_inline():
         {"images": [{"mime": "image/png", "b64": "AA=="}], "path": "a.png"}
     )
     assert payload.images[0].b64 == "AA=="
-
-
-def test_all_is_exactly_the_public_names():
-    public = {n for n in vars(artifacts) if not n.startswith("_")} - {"annotations"}
-    assert set(artifacts.__all__) == public
 
 
 def test_future_error_kind_has_error_status():

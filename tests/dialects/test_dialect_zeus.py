@@ -4,6 +4,7 @@ import base64
 
 import pytest
 
+from edittools import adapt
 from edittools.artifacts import (
     CodeArtifact,
     DiffArtifact,
@@ -14,7 +15,6 @@ from edittools.artifacts import (
     MarkdownArtifact,
     TextArtifact,
     ToolResult,
-    adapt,
     error_result,
 )
 from edittools.dialects import result_to_zeus, zeus_to_result

@@ -3,7 +3,8 @@
 `artifact_of` and `value_of` accept a ToolResult or StreamEvent, a result or stream-event dict,
 a bare artifact dict, JSON text (str or bytes) of any of those, or an MCP tool result (a wire
 dict with `content`/`structuredContent`, or the MCP SDK's `CallToolResult`). They never raise:
-whatever they cannot read gives None, or a short description.
+whatever they cannot read gives None, or a short description. The lower-level readers here
+(one artifact, MCP parts, JSON text) are what `adapt` builds on.
 """
 
 from __future__ import annotations
@@ -25,6 +26,21 @@ from edittools.artifacts._models import (
     WireModel,
 )
 from edittools.artifacts._shape import is_json, outer_problem
+
+__all__ = [
+    "NOT_JSON",
+    "V1_ARTIFACT_CLASSES",
+    "artifact_of",
+    "artifact_text",
+    "check_artifact",
+    "describe",
+    "is_mcp_result",
+    "json_text",
+    "mcp_parts",
+    "mcp_text",
+    "parse_json_text",
+    "value_of",
+]
 
 # pydantic takes any type form here; without PEP 747 support mypy reads the parameter as `type[T]`.
 _V1: TypeAdapter[Artifact] = TypeAdapter(Artifact)

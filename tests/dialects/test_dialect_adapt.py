@@ -4,6 +4,7 @@ import json
 
 import mcp.types as mcp_types
 
+from edittools import adapt
 from edittools.artifacts import (
     DiffArtifact,
     ErrorArtifact,
@@ -12,7 +13,6 @@ from edittools.artifacts import (
     StreamEvent,
     TextArtifact,
     ToolResult,
-    adapt,
 )
 
 V1 = {

@@ -10,21 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from edittools.artifacts._access import (
-    NOT_JSON,
-    artifact_text,
-    check_artifact,
-    describe,
-    is_mcp_result,
-    json_text,
-    mcp_parts,
-    mcp_text,
-    parse_json_text,
-    value_of,
-)
-from edittools.artifacts._models import (
+from edittools.artifacts import (
     SCHEMA_ID,
-    V1_ARTIFACT_CLASSES,
     AnyArtifact,
     Artifact,
     ArtifactBase,
@@ -36,7 +23,20 @@ from edittools.artifacts._models import (
     TextPayload,
     ToolResult,
 )
-from edittools.artifacts._shape import is_json
+from edittools.artifacts.access import (
+    NOT_JSON,
+    V1_ARTIFACT_CLASSES,
+    artifact_text,
+    check_artifact,
+    describe,
+    is_mcp_result,
+    json_text,
+    mcp_parts,
+    mcp_text,
+    parse_json_text,
+    value_of,
+)
+from edittools.dialects._zeus import zeus_to_result
 
 _RESULT_FIELDS = ("value", "artifact", "display", "is_error")
 
@@ -101,7 +101,7 @@ def _adapt(x: Any, *, depth: int) -> ToolResult:
         return _from_mcp(x, depth=depth)
     if isinstance(x, dict):
         if _looks_like_zeus(x):
-            return _from_zeus(x)
+            return zeus_to_result(x)
         if "value" in x or "artifact" in x:
             return _from_result_dict(x, depth=depth)
         if "schema" in x or ("kind" in x and "payload" in x):
@@ -174,18 +174,10 @@ def _looks_like_zeus(data: dict[str, Any]) -> bool:
     )
 
 
-def _from_zeus(data: dict[str, Any]) -> ToolResult:
-    # Other runtimes' shapes live in the dialects package, which sits above this one; it is
-    # imported here, at call time, so the protocol package stays a leaf at import time.
-    from edittools.dialects import zeus_to_result
-
-    return zeus_to_result(data)
-
-
 def _scalar_text(value: Any) -> str | None:
     if value is None or isinstance(value, dict | list):
         return None
-    return json_text(value) if is_json(value) else None
+    return json_text(value)
 
 
 def _extras(result: ToolResult) -> dict[str, Any]:
