@@ -1,7 +1,8 @@
-"""The one error type of the tools, and the stable codes every error result carries.
+"""The tools' error type, and the stable codes every error result carries.
 
-Tools raise `ToolError`; the tool runner turns it (and any `SandboxError`, pydantic `ValidationError` or
-`OSError`) into an error `ToolResult` in exactly one place. Codes are never renamed or reused:
+Tools raise `ToolError` (the diff engine's `DiffError` and the sandbox's `SandboxError` come from
+below); the tool runner turns these, pydantic `ValidationError` and `OSError` into an error
+`ToolResult` in exactly one place, through the translations here. Codes are never renamed or reused:
 
 ```
 ToolError
@@ -10,6 +11,8 @@ ToolError
  ├─ outside_root       the path leads outside the workspace root
  ├─ denied             the path is covered by a deny pattern or is the project's state folder
  ├─ is_directory       a directory was given where a file is needed
+ ├─ not_a_directory    a file was given where a directory is needed
+ ├─ not_empty          a directory still has entries, so it was not removed
  ├─ not_a_file         a FIFO, socket or device was given where a regular file is needed
  ├─ binary             the file is binary; text tools cannot show or change it
  ├─ undecodable        the bytes do not round-trip through any text encoding
@@ -25,13 +28,20 @@ ToolError
  ├─ patch_conflict     a hunk's context was not found in the file it updates
  ├─ nothing_to_undo    this session has no earlier version of the file
  ├─ permission         the operating system refused access
- └─ io_error           any other operating-system failure
+ ├─ io_error           any other operating-system failure
+ └─ internal_error     a failure the tools did not foresee (a bug, not bad input)
 ```
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from pydantic import ValidationError
+
+from edittools.artifacts import ToolResult, error_result
+from sandbox import SandboxError
 
 CODES: frozenset[str] = frozenset(
     {
@@ -40,12 +50,15 @@ CODES: frozenset[str] = frozenset(
         "denied",
         "exists",
         "invalid_arguments",
+        "internal_error",
         "invalid_patch",
         "io_error",
         "is_directory",
         "no_change",
         "no_match",
+        "not_a_directory",
         "not_a_file",
+        "not_empty",
         "not_found",
         "not_read",
         "nothing_to_undo",
@@ -59,6 +72,30 @@ CODES: frozenset[str] = frozenset(
     }
 )
 
+SANDBOX_CODES: Mapping[str, str] = {
+    "outside_root": "outside_root",
+    "denied": "denied",
+    "permission": "permission",
+    "not_found": "not_found",
+    "not_a_file": "not_a_file",
+    "is_directory": "is_directory",
+    "not_a_directory": "not_a_directory",
+    "not_empty": "not_empty",
+    "too_large": "too_large",
+    "stale": "stale_read",
+    "exists": "exists",
+    "loop": "invalid_arguments",
+    "invalid_path": "invalid_arguments",
+    "binary": "binary",
+    "undecodable": "undecodable",
+    "unencodable": "unencodable",
+    "io_error": "io_error",
+    "blob_missing": "io_error",
+    "blob_corrupt": "io_error",
+}
+"""The tool code each sandbox code reads as (a lost compare-and-swap is a stale read, a
+malformed or looping path is a bad argument, a damaged blob store is an I/O failure)."""
+
 
 class ToolError(Exception):
     """A failure a tool reports to the agent: a stable code, a next-step message and details."""
@@ -70,6 +107,29 @@ class ToolError(Exception):
         self.code = code
         self.message = message
         self.detail = detail
+
+    @classmethod
+    def from_sandbox(cls, exc: SandboxError) -> ToolError:
+        """The sandbox's refusal, under the code the tools report for it."""
+        code = SANDBOX_CODES.get(exc.code, "io_error")
+        return cls(code, exc.message, {"path": exc.path})
+
+    @classmethod
+    def from_validation(cls, tool: str, exc: ValidationError) -> ToolError:
+        """Arguments that do not fit `tool`'s input model, each misfit named by where it is."""
+        parts = []
+        for error in exc.errors(include_url=False):
+            where = ".".join(str(part) for part in error["loc"]) or "arguments"
+            parts.append(f"{where}: {error['msg']}")
+        return cls(
+            "invalid_arguments",
+            f"The arguments of {tool} are not valid: {'; '.join(parts)}. Fix them and call again.",
+            {"errors": exc.errors(include_url=False, include_context=False, include_input=False)},
+        )
+
+    def result(self) -> ToolResult:
+        """This error as the error result an agent receives."""
+        return error_result(self.code, self.message, self.detail)
 
     def __repr__(self) -> str:
         return f"ToolError({self.code!r}, {self.message!r})"

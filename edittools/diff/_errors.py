@@ -7,10 +7,15 @@ DiffError (code)
 
 from __future__ import annotations
 
+CODES: frozenset[str] = frozenset({"no_content", "bad_span", "mixed_types"})
+
 
 class DiffError(ValueError):
     """A diff request that cannot be served; `code` is stable, the message says what to do."""
 
     def __init__(self, code: str, message: str) -> None:
+        if code not in CODES:
+            raise ValueError(f"unknown diff error code: {code!r}")
         super().__init__(message)
         self.code = code
+        self.message = message

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import stat
 
-from edittools.artifacts import TableArtifact, TablePayload, ToolResult
-from edittools.mcp_server._results import error_result
+from edittools._errors import ToolError
+from edittools.artifacts import TableArtifact, TablePayload, ToolResult, error_result
 from sandbox import Sandbox, SandboxError
 
 MAX_ENTRIES = 1000
@@ -21,13 +21,10 @@ MAX_ENTRIES = 1000
 
 _OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
-# Sandbox codes that read differently at the tool level, as the tools translate them.
-_CODES = {"loop": "invalid_arguments", "invalid_path": "invalid_arguments"}
-
 
 def sandbox_error(exc: SandboxError) -> ToolResult:
     """The error result for a refusal of the sandbox, with the code the tools would give."""
-    return error_result(_CODES.get(exc.code, exc.code), exc.message, {"path": exc.path})
+    return ToolError.from_sandbox(exc).result()
 
 
 def list_directory(sb: Sandbox, path: str, *, depth: int = 2) -> ToolResult:

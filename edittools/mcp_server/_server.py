@@ -16,9 +16,10 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
+from edittools._errors import ToolError
 from edittools._session import Session
 from edittools.dialects import result_to_call_tool_result as call_tool_result
-from edittools.mcp_server._results import INTERNAL_ERROR, error_result, output_schema
+from edittools.mcp_server._results import output_schema
 from edittools.mcp_server._surfaces import surface
 from edittools.mcp_server._tool import SurfaceTool
 
@@ -67,9 +68,9 @@ def build_server(session: Session, *, dialect: str = "edittools") -> Server[Any]
         tool = tools.get(params.name)
         if tool is None:
             known = ", ".join(tools)
-            result = error_result(
+            result = ToolError(
                 "invalid_arguments", f"There is no tool {params.name!r}. Tools: {known}."
-            )
+            ).result()
             return call_tool_result(result)
         arguments = params.arguments or {}
         async with one_at_a_time:
@@ -77,11 +78,11 @@ def build_server(session: Session, *, dialect: str = "edittools") -> Server[Any]
                 result = await anyio.to_thread.run_sync(tool.call, session, arguments)
             except Exception as exc:  # the one place the server catches what the tools did not
                 _log.exception("tool %s failed unexpectedly", tool.name)
-                result = error_result(
-                    INTERNAL_ERROR,
+                result = ToolError(
+                    "internal_error",
                     f"{tool.name} failed unexpectedly ({type(exc).__name__}: {exc}). The file "
                     "may be unchanged; read it before trying again.",
-                )
+                ).result()
         return call_tool_result(result)
 
     return Server(

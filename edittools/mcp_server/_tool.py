@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from edittools._errors import ToolError
 from edittools._session import Session
 from edittools.artifacts import ToolResult
-from edittools.mcp_server._results import invalid_arguments
 from edittools.tools._catalog import TOOLS
 
 PATH_HELP = "Path of the file: absolute inside the workspace root, or relative to it."
@@ -56,7 +56,7 @@ def validated(
         try:
             params = model.model_validate(arguments)
         except ValidationError as exc:
-            return invalid_arguments(name, exc)
+            return ToolError.from_validation(name, exc).result()
         return run(session, params)
 
     return call

@@ -10,18 +10,9 @@ from pydantic import ValidationError
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
-from edittools.artifacts._build import error_result
+from edittools.diff import DiffError
 from edittools.tools._catalog import TOOLS
 from sandbox import SandboxError
-
-# Sandbox codes that read differently at the tool level; the rest pass through unchanged.
-_SANDBOX_CODES = {
-    "stale": "stale_read",
-    "loop": "invalid_arguments",
-    "invalid_path": "invalid_arguments",
-    "blob_missing": "io_error",
-    "blob_corrupt": "io_error",
-}
 
 
 def run_tool(
@@ -57,34 +48,34 @@ def run_tool(
 
 
 def _run(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
+    try:
+        return _call(ws, name, arguments)
+    except ToolError as exc:
+        return exc.result()
+
+
+def _call(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
+    """Run the tool, raising every failure as a `ToolError`."""
     spec = TOOLS.get(name)
     if spec is None:
         known = ", ".join(TOOLS)
-        return error_result("invalid_arguments", f"There is no tool {name!r}. Tools: {known}.")
+        raise ToolError("invalid_arguments", f"There is no tool {name!r}. Tools: {known}.")
     try:
         params = spec.params.model_validate(arguments)
     except ValidationError as exc:
-        return error_result(
-            "invalid_arguments",
-            f"The arguments of {name} are not valid: {_explain(exc)}. Fix them and call again.",
-            {"errors": exc.errors(include_url=False, include_context=False, include_input=False)},
-        )
+        raise ToolError.from_validation(name, exc) from exc
     try:
         return spec.function(ws, params)
-    except ToolError as exc:
-        return error_result(exc.code, exc.message, exc.detail)
     except SandboxError as exc:
-        code = _SANDBOX_CODES.get(exc.code, exc.code)
-        return error_result(code, exc.message, {"path": exc.path})
+        raise ToolError.from_sandbox(exc) from exc
+    except DiffError as exc:  # the tools diff texts they hold: a failure here is a bug
+        raise ToolError(
+            "internal_error",
+            f"The change could not be diffed ({exc.message}). Read the file to see its state "
+            "before trying again.",
+            {"diff_code": exc.code},
+        ) from exc
     except PermissionError as exc:
-        return error_result("permission", f"The operating system refused access: {exc}.")
+        raise ToolError("permission", f"The operating system refused access: {exc}.") from exc
     except OSError as exc:
-        return error_result("io_error", f"The operation failed: {exc}. The file is unchanged.")
-
-
-def _explain(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors(include_url=False):
-        where = ".".join(str(part) for part in error["loc"]) or "arguments"
-        parts.append(f"{where}: {error['msg']}")
-    return "; ".join(parts)
+        raise ToolError("io_error", f"The operation failed: {exc}. The file is unchanged.") from exc

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import edittools._errors as errors
+import edittools.tools.write as write_tool
+import sandbox._errors as sandbox_errors
 from edittools import Session, ToolResult
-from edittools._errors import CODES
+from edittools._errors import CODES, SANDBOX_CODES, ToolError
+from edittools.diff import DiffError
+from sandbox import SandboxError
 
 
 @pytest.fixture
@@ -331,13 +338,35 @@ def test_permission(session: Session, root: Path) -> None:
 
 
 def test_error_codes_are_the_documented_ones() -> None:
-    documented = {
-        "not_found", "outside_root", "denied", "is_directory", "not_a_file", "binary",
-        "undecodable", "unencodable", "too_large", "not_read", "stale_read", "exists",
-        "no_match", "ambiguous_match", "no_change", "invalid_patch", "patch_conflict",
-        "invalid_arguments", "nothing_to_undo", "permission", "io_error",
-    }  # fmt: skip
-    assert documented == CODES
+    """The tree in the module docstring lists exactly the codes a ToolError accepts."""
+    tree = re.findall(r"^ [├└]─ (\w+)", errors.__doc__ or "", flags=re.MULTILINE)
+    assert len(tree) == len(set(tree))
+    assert set(tree) == CODES
+    assert "internal_error" in CODES
+
+
+def test_every_sandbox_code_reads_as_a_tool_code() -> None:
+    assert set(SANDBOX_CODES) == sandbox_errors.CODES
+    assert set(SANDBOX_CODES.values()) <= CODES
+    for code in sandbox_errors.CODES:
+        error = ToolError.from_sandbox(SandboxError(code, "refused", path="a.txt"))
+        assert error.code == SANDBOX_CODES[code]
+        assert error.detail == {"path": "a.txt"}
+
+
+def test_a_diff_error_in_a_tool_is_an_internal_error_result(
+    session: Session, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> NoReturn:
+        raise DiffError("no_content", "Give at least one of old and new.")
+
+    session.read("a.txt")
+    monkeypatch.setattr(write_tool, "diff_texts", refuse)
+    with unchanged(root):
+        result = session.write("a.txt", "alpha\nbeta\ngamma\n")
+    check_error(result, "internal_error", "could not be diffed", "Give at least one")
+    assert result.artifact is not None
+    assert result.artifact.payload.detail == {"diff_code": "no_content"}
 
 
 _JSON = st.recursive(
