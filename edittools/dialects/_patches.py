@@ -2,7 +2,8 @@
 
 These shapes carry real line numbers but not the full texts, so the payload has `file`
 granularity with `old`/`new` null. Hunks whose counts disagree with their lines are refused
-(None), so the caller can fall back to a snippet diff or plain text.
+(None), so the caller can fall back to a snippet diff or plain text. Unified text is read by the
+diff package's parser, the same one the patch tool applies.
 """
 
 from __future__ import annotations
@@ -10,16 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from unidiff.errors import UnidiffParseError
-from unidiff.patch import PatchSet
-
 from edittools.artifacts import DiffPayload, Hunk
 from edittools.dialects._fields import integer, items, relative_path
-
-# The diff package renders and counts hunks; its helpers are reused so the unified text and
-# stats of a foreign patch follow the same rules as the engine's own.
-from edittools.diff._hunks import stats_of
-from edittools.diff._unified import unified_text
+from edittools.diff import DiffError, PatchHunk, hunks_payload, parse_unified
 
 _NO_NEWLINE = "\\ No newline at end of file"
 _FENCE = re.compile(r"^(`{3,})[^\n]*\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL)
@@ -27,12 +21,7 @@ _FENCE = re.compile(r"^(`{3,})[^\n]*\n(.*?)^\1[ \t]*$", re.MULTILINE | re.DOTALL
 
 def payload_from_hunks(hunks: list[Hunk], *, path: str) -> DiffPayload:
     """A file-granularity payload of known hunks whose full texts are unknown."""
-    return DiffPayload(
-        path=path,
-        hunks=hunks,
-        unified=unified_text("modify", path, None, hunks),
-        stats=stats_of(hunks),
-    )
+    return hunks_payload(hunks, path=path)
 
 
 def structured_patch_hunks(patch: Any) -> list[Hunk] | None:
@@ -60,33 +49,39 @@ def payload_from_unified(text: str, *, root: str | None = None) -> list[DiffPayl
     fenced = _FENCE.search(text)
     body = fenced.group(2) if fenced else text
     try:
-        patch = PatchSet(body)
-    except (UnidiffParseError, ValueError, IndexError):
+        patches = parse_unified(body)
+    except DiffError:
         return None
     payloads: list[DiffPayload] = []
-    for patched in patch:
+    for patch in patches:
         hunks: list[Hunk] = []
-        for h in patched:
-            lines = [
-                _NO_NEWLINE if line.line_type == "\\" else line.line_type + line.value.rstrip("\n")
-                for line in h
-            ]
+        for h in patch.hunks:
+            if h.old_start is None or h.new_start is None:
+                return None
             hunk = _sound_hunk(
-                h.source_start, h.source_length, h.target_start, h.target_length, lines
+                h.old_start, h.old_count or 0, h.new_start, h.new_count or 0, _marked(h)
             )
             if hunk is None:
                 return None
             hunks.append(hunk)
-        path = relative_path(_strip_prefix(patched.target_file or patched.path), root)
+        path = relative_path(patch.move_to or patch.path, root)
         payloads.append(payload_from_hunks(hunks, path=path))
     return payloads or None
 
 
-def _strip_prefix(name: str) -> str:
-    for prefix in ("b/", "a/"):
-        if name.startswith(prefix):
-            return name[len(prefix) :]
-    return name
+def _marked(hunk: PatchHunk) -> list[str]:
+    """The hunk's lines with its `\\ No newline at end of file` markers put back as lines."""
+    lines = list(hunk.lines)
+    old_last = max((k for k, line in enumerate(lines) if line[:1] in " -"), default=None)
+    new_last = max((k for k, line in enumerate(lines) if line[:1] in " +"), default=None)
+    ends = {
+        k
+        for k, missing in ((old_last, hunk.old_no_newline), (new_last, hunk.new_no_newline))
+        if k is not None and missing
+    }
+    for k in sorted(ends, reverse=True):
+        lines.insert(k + 1, _NO_NEWLINE)
+    return lines
 
 
 def _sound_hunk(

@@ -51,6 +51,16 @@ def text_payload(
     )
 
 
+def hunks_payload(hunks: list[Hunk], *, path: str) -> DiffPayload:
+    """A file-granularity payload of known hunks whose full texts are unknown (a foreign patch)."""
+    return DiffPayload(
+        path=path,
+        hunks=hunks,
+        unified=unified_text("modify", path, None, hunks),
+        stats=stats_of(hunks),
+    )
+
+
 def binary_payload(
     *, path: str, old_path: str | None, operation: Operation, identical: bool
 ) -> DiffPayload:

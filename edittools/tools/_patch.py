@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from edittools._errors import ToolError
+from edittools.diff import DiffError, FilePatch, PatchHunk, is_unified, parse_unified
 from edittools.tools._closest import describe_miss
 from edittools.tools._patch_codex import is_codex, parse_codex
-from edittools.tools._patch_model import FilePatch, Hunk
-from edittools.tools._patch_unified import is_unified, parse_unified
 from edittools.tools._textlines import (
     Lines,
     Normalizer,
@@ -27,7 +26,7 @@ from edittools.tools._textlines import (
     strip_trailing,
 )
 
-__all__ = ["PATCH_TIERS", "FilePatch", "Hunk", "apply_file_patch", "parse_patch"]
+__all__ = ["PATCH_TIERS", "FilePatch", "PatchHunk", "apply_file_patch", "parse_patch"]
 
 PATCH_TIERS: tuple[tuple[str, Normalizer], ...] = (
     ("exact", identity),
@@ -47,7 +46,14 @@ def parse_patch(text: str) -> list[FilePatch]:
     if is_codex(text):
         return parse_codex(text)
     if is_unified(text):
-        return parse_unified(text)
+        try:
+            return parse_unified(text)
+        except DiffError as exc:
+            raise ToolError(
+                "invalid_patch",
+                f"{exc.message} Fix the patch and send it again.",
+                {"line": exc.line},
+            ) from exc
     raise ToolError(
         "invalid_patch",
         "The patch is neither a unified diff (with '---'/'+++' file headers) nor a Codex patch "
@@ -130,7 +136,7 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
     return text, _TIER_NAMES[worst]
 
 
-def _split_cr(hunk: Hunk) -> Hunk:
+def _split_cr(hunk: PatchHunk) -> PatchHunk:
     """A hunk for a file with lone-CR line endings, one hunk line per CR-separated line.
 
     `git diff` sees such a file as one line without a final newline, so its hunk lines hold the
@@ -173,14 +179,14 @@ def _body(line: str) -> str:
     return body[:-1] if body.endswith("\r") else body
 
 
-def _stated(hunk: Hunk) -> int:
+def _stated(hunk: PatchHunk) -> int:
     """The 0-based index where a unified hunk says its old lines start."""
     assert hunk.old_start is not None
     return hunk.old_start - 1 if hunk.old_count else hunk.old_start
 
 
 def _locate(
-    contents: list[str], old: list[str], hunk: Hunk, pos: int, delta: int
+    contents: list[str], old: list[str], hunk: PatchHunk, pos: int, delta: int
 ) -> tuple[int, int] | None:
     """Where the hunk's old lines start (at or after `pos`) and the index of the tier used."""
     if hunk.old_start is not None:
@@ -243,7 +249,9 @@ def _occurrences(
             yield i
 
 
-def _conflict(old_text: str, fp: FilePatch, number: int, hunk: Hunk, old: list[str]) -> ToolError:
+def _conflict(
+    old_text: str, fp: FilePatch, number: int, hunk: PatchHunk, old: list[str]
+) -> ToolError:
     expected = old[:5] or ([hunk.context] if hunk.context else [])
     where = f"@@ {hunk.context} " if hunk.context else ""
     if hunk.old_start is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from edittools._errors import ToolError
-from edittools.tools._patch_model import FilePatch, Hunk
+from edittools.diff import FilePatch, PatchHunk
 
 _MARKERS = ("Begin Patch", "End Patch", "Add File:", "Update File:", "Delete File:", "Move to:")
 _FILE_MARKERS = ("Add File:", "Update File:", "Delete File:")
@@ -135,7 +135,7 @@ def _update(lines: list[str], i: int, path: str) -> tuple[int, FilePatch]:
     if marker is not None and marker.startswith("Move to:"):
         move_to = _path(marker, "Move to:", i)
         i += 1
-    hunks: list[Hunk] = []
+    hunks: list[PatchHunk] = []
     body: list[str] = []
     context: str | None = None
     started = False  # a chunk is open (its lines may follow)
@@ -147,7 +147,7 @@ def _update(lines: list[str], i: int, path: str) -> tuple[int, FilePatch]:
             if not any(line[:1] in ("-", "+") for line in body):
                 raise _invalid(at, "a chunk must remove or add at least one line.")
             hunks.append(
-                Hunk(tuple(line or " " for line in body), context=context, end_of_file=eof)
+                PatchHunk(tuple(line or " " for line in body), context=context, end_of_file=eof)
             )
 
     while i < len(lines) and not _is_file_end(lines[i]):

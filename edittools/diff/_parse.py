@@ -3,15 +3,16 @@
 `diff --git` headers are optional (plain `---`/`+++` pairs work too); text before the first file
 and between files is ignored as `git apply` and `patch` do. Hunk bodies are read by the counts
 in their headers (a count of 1 may be omitted); an empty line inside a hunk is read as an empty
-context line.
+context line. This is the one reader of unified diff text: the patch tool applies what it
+returns and the dialects turn it into diff payloads.
 """
 
 from __future__ import annotations
 
 import re
 
-from edittools._errors import ToolError
-from edittools.tools._patch_model import FilePatch, Hunk
+from edittools.diff._errors import DiffError
+from edittools.diff._patch_model import FilePatch, PatchHunk
 
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _IGNORED = (
@@ -34,16 +35,15 @@ def is_unified(text: str) -> bool:
     )
 
 
-def _invalid(lineno: int, message: str) -> ToolError:
-    return ToolError(
-        "invalid_patch",
-        f"Line {lineno} of the patch: {message} Fix the patch and send it again.",
-        {"line": lineno},
-    )
+def _invalid(lineno: int, message: str) -> DiffError:
+    return DiffError("invalid_patch", f"Line {lineno} of the patch: {message}", line=lineno)
 
 
 def parse_unified(text: str) -> list[FilePatch]:
-    """Parse a unified diff into file patches, in the order they appear."""
+    """Parse a unified diff into file patches, in the order they appear.
+
+    Raises `DiffError` with code `invalid_patch` and the line it names when the text is malformed.
+    """
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
@@ -98,7 +98,7 @@ def _file(lines: list[str], i: int) -> tuple[int, FilePatch]:
         created = created or old_path is None
         deleted = deleted or new_path is None
         i += 2
-    hunks: list[Hunk] = []
+    hunks: list[PatchHunk] = []
     while i < len(lines) and lines[i].startswith("@@"):
         i, hunk = _hunk(lines, i)
         hunks.append(hunk)
@@ -115,7 +115,7 @@ def _file(lines: list[str], i: int) -> tuple[int, FilePatch]:
         )
         if hunks and hunks[-1].new_no_newline:
             content = content[:-1]
-        return i, FilePatch("add", new_path, new_content=content)
+        return i, FilePatch("add", new_path, hunks=tuple(hunks), new_content=content)
     if old_path is None:
         raise _invalid(i, "a changed file needs a path.")
     if deleted:
@@ -124,7 +124,7 @@ def _file(lines: list[str], i: int) -> tuple[int, FilePatch]:
     return i, FilePatch("update", old_path, move_to=move_to, hunks=tuple(hunks))
 
 
-def _hunk(lines: list[str], i: int) -> tuple[int, Hunk]:
+def _hunk(lines: list[str], i: int) -> tuple[int, PatchHunk]:
     m = _HUNK.match(lines[i])
     if m is None:
         raise _invalid(i + 1, f"bad hunk header {lines[i][:60]!r}; expected '@@ -l,s +l,s @@'.")
@@ -165,7 +165,7 @@ def _hunk(lines: list[str], i: int) -> tuple[int, Hunk]:
             f"the hunk header promises {old_count} old and {new_count} new lines but the body "
             f"has {old_seen} and {new_seen}.",
         )
-    hunk = Hunk(
+    hunk = PatchHunk(
         tuple(body),
         old_start=old_start,
         old_count=old_count,

@@ -7,7 +7,7 @@ from typing import Literal
 
 
 @dataclass(frozen=True)
-class Hunk:
+class PatchHunk:
     """One hunk of a unified diff or one chunk of a Codex-style update.
 
     `lines` are the body lines without their line break, each starting with its tag: `" "` for
@@ -15,6 +15,7 @@ class Hunk:
     its `@@ -old_start,old_count +new_start,new_count @@` header; a Codex chunk has none, and may
     carry the text of its `@@ context` header and the `*** End of File` mark instead.
     `old_no_newline` and `new_no_newline` record a `\\ No newline at end of file` marker.
+    Unlike the protocol's `Hunk`, the markers are flags, not lines, and the numbers may be absent.
     """
 
     lines: tuple[str, ...]
@@ -33,11 +34,12 @@ class FilePatch:
     """The change a patch makes to one file.
 
     `path` is the path as the patch writes it (git's `a/` and `b/` prefixes removed); `move_to`
-    is a rename target; `new_content` is the whole text of an added file.
+    is a rename target; `new_content` is the whole text of an added file (a unified diff also
+    keeps the hunks it came from).
     """
 
     op: Literal["add", "update", "delete"]
     path: str
     move_to: str | None = None
-    hunks: tuple[Hunk, ...] = ()
+    hunks: tuple[PatchHunk, ...] = ()
     new_content: str | None = None
