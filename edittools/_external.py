@@ -25,14 +25,13 @@ from types import TracebackType
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffArtifact, StreamEvent, TextArtifact, TextPayload
 from edittools.artifacts._build import diff_title
-from edittools.diff import diff_texts
+from edittools.diff import diff_texts, unified_excerpt
 from sandbox import BlobStore, Sandbox, SandboxError
 from sandbox._watch import Baseline, FileChange, Watcher
 
 __all__ = ["EVENT_NAME", "ExternalWatcher", "external_event"]
 
 EVENT_NAME = "external"
-_SHOWN_DIFF_CHARS = 4000
 _VERBS = {"created": "created", "modified": "changed", "deleted": "deleted", "moved": "renamed"}
 _IDS = itertools.count(1)
 
@@ -72,9 +71,7 @@ def external_event(
                 "new_blob": change.new.blob_id if change.new else None,
             }
         )
-    shown = payload.unified
-    if len(shown) > _SHOWN_DIFF_CHARS:
-        shown = shown[:_SHOWN_DIFF_CHARS] + "\n[... diff cut; read the file to see all of it]\n"
+    shown = unified_excerpt(payload.unified)
     value = (
         f"{where} was {verb} outside the tools "
         f"(+{payload.stats.added} -{payload.stats.removed}).\n{shown}"

@@ -112,3 +112,14 @@ def unified_text(
         # git prints headers alone for an empty create/delete or a pure rename; nothing otherwise.
         return head if operation != "modify" else ""
     return render_hunks(hunks, prefix=head + files)
+
+
+SHOWN_CHARS = 4000
+"""Most characters of a unified text put in front of a model (the full diff is in the artifact)."""
+
+
+def unified_excerpt(unified: str) -> str:
+    """`unified` as a model is shown it: cut after `SHOWN_CHARS` characters, with a note saying so."""
+    if len(unified) <= SHOWN_CHARS:
+        return unified
+    return unified[:SHOWN_CHARS] + "\n[... diff cut; read the file to see all of it]\n"

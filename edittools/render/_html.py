@@ -30,7 +30,8 @@ from edittools.artifacts import (
     TextPayload,
     ToolResult,
 )
-from edittools.render._hunks import Row, hunk_header, hunk_rows, hunks_of, split_pairs
+from edittools.diff import hunk_header
+from edittools.render._hunks import Row, hunk_rows, hunks_of, split_pairs
 from edittools.render._page import page
 from edittools.render._sanitize import visible
 from edittools.render._syntax import highlight_lines, lexer_for

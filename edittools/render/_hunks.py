@@ -108,19 +108,6 @@ def hunks_of(payload: DiffPayload) -> list[Hunk]:
     return hunks
 
 
-def hunk_header(hunk: Hunk) -> str:
-    """Return the `@@ -a,b +c,d @@` line of a hunk, or `@@ snippet @@` when it has no starts."""
-    if hunk.old_start is None or hunk.new_start is None:
-        return "@@ snippet @@"
-    return (
-        f"@@ -{_range(hunk.old_start, hunk.old_lines)} +{_range(hunk.new_start, hunk.new_lines)} @@"
-    )
-
-
-def _range(start: int, count: int) -> str:
-    return str(start) if count == 1 else f"{start},{count}"
-
-
 def hunk_rows(hunk: Hunk) -> list[Row]:
     """Return a hunk's lines as rows numbered on the old and new side."""
     numbered = hunk.old_start is not None and hunk.new_start is not None

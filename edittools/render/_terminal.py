@@ -31,7 +31,8 @@ from edittools.artifacts import (
     TextPayload,
     ToolResult,
 )
-from edittools.render._hunks import classify_unified, hunk_header
+from edittools.diff import hunk_header
+from edittools.render._hunks import classify_unified
 from edittools.render._sanitize import visible
 
 _ROLE_STYLE = {

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
-from edittools.diff import diff_texts
+from edittools.diff import diff_texts, unified_excerpt
 from sandbox import SandboxError, Version
-
-_SHOWN_DIFF_CHARS = 4000
 
 
 def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
@@ -66,9 +64,7 @@ def ensure_fresh(
             {"path": path},
         )
     payload = diff_texts(known, data, path=path, include_texts=False)
-    shown = payload.unified
-    if len(shown) > _SHOWN_DIFF_CHARS:
-        shown = shown[:_SHOWN_DIFF_CHARS] + "\n[... diff cut; read the file to see all of it]\n"
+    shown = unified_excerpt(payload.unified)
     raise ToolError(
         "stale_read",
         f"{path} changed since this session last read it (+{payload.stats.added} "

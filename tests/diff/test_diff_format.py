@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 import edittools.diff
-from edittools.diff import DiffError, diff_texts, snippet_diff
+from edittools.artifacts import Hunk
+from edittools.diff import DiffError, diff_texts, hunk_header, snippet_diff, unified_excerpt
 
 HEADER = "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n"
 
@@ -223,3 +224,22 @@ def test_bad_bytes_in_one_of_few_scattered_changes_are_binary() -> None:
     for bad in (b"edit 40000\xff\n", b"edit\0 40000\n"):
         new = edited.replace(b"line 40000\n", bad)
         assert diff_texts(old, new, path="f").binary is True
+
+
+def test_hunk_header_omits_counts_of_one_and_leaves_snippet_starts_blank() -> None:
+    assert hunk_header(Hunk(old_start=3, old_lines=1, new_start=3, new_lines=2, lines=[])) == (
+        "@@ -3 +3,2 @@"
+    )
+    snippet = Hunk(old_start=None, old_lines=1, new_start=None, new_lines=1, lines=[])
+    assert hunk_header(snippet) == "@@ @@"
+
+
+def test_a_long_unified_text_is_cut_for_the_model_with_a_note() -> None:
+    old = "".join(f"line {k}\n" for k in range(2000))
+    unified = diff_texts(old, old.upper(), path="f").unified
+    shown = unified_excerpt(unified)
+    assert unified.startswith(shown.split("\n[... diff cut")[0])
+    assert shown.endswith("\n[... diff cut; read the file to see all of it]\n")
+    assert len(shown) < 4100 < len(unified)
+    small = diff_texts("a\n", "b\n", path="f").unified
+    assert unified_excerpt(small) == small

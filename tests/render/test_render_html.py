@@ -72,9 +72,9 @@ def test_diff_card_shows_counts_granularity_operation_and_both_views() -> None:
     assert card.text.startswith("notes.txt+2 -1snippetmodifymatch: trailing_whitespacenon-minimal")
     assert len(with_class(page, "granularity-snippet")) == 1
     unified = with_class(page, "lines", "unified")[0].text
-    assert unified == "@@ snippet @@-a+b+c"
+    assert unified == "@@ @@-a+b+c"
     split = with_class(page, "lines", "split")[0]
-    assert split.text == "@@ snippet @@abc"
+    assert split.text == "@@ @@abc"
     cells = [e for e in elements(page) if e.tag == "td" and "code" in e.classes]
     split_cells = [(sorted(c.classes - {"code"}), c.text) for c in cells[-4:]]
     assert split_cells == [(["del"], "a"), (["add"], "b"), (["empty"], ""), (["add"], "c")]

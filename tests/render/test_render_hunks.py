@@ -6,7 +6,6 @@ from edittools.artifacts import DiffPayload, Hunk
 from edittools.render._hunks import (
     Row,
     classify_unified,
-    hunk_header,
     hunk_rows,
     hunks_of,
     split_pairs,
@@ -50,15 +49,6 @@ def test_hunks_are_parsed_from_unified_text_when_missing() -> None:
 def test_given_hunks_win_over_unified_text() -> None:
     hunk = Hunk(old_start=1, old_lines=1, new_start=1, new_lines=1, lines=["-a", "+b"])
     assert hunks_of(DiffPayload(path="f", hunks=[hunk], unified=GIT_STYLE)) == [hunk]
-
-
-def test_hunk_header_omits_counts_of_one_and_marks_snippets() -> None:
-    assert hunk_header(Hunk(old_start=3, old_lines=1, new_start=3, new_lines=2, lines=[])) == (
-        "@@ -3 +3,2 @@"
-    )
-    assert hunk_header(
-        Hunk(old_start=None, old_lines=1, new_start=None, new_lines=1, lines=[])
-    ) == ("@@ snippet @@")
 
 
 def test_rows_are_numbered_and_an_empty_range_names_the_line_before() -> None:

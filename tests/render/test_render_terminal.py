@@ -81,7 +81,7 @@ def test_unified_lines_take_their_colours() -> None:
 
 def test_snippet_hunks_without_unified_text_are_shown_from_hunks() -> None:
     lines = plain(diff_result(SNIPPET)).splitlines()
-    assert lines[1:] == ["@@ snippet @@", "-a", "+b", "+c"]
+    assert lines[1:] == ["@@ @@", "-a", "+b", "+c"]
 
 
 def test_piped_output_has_no_escape_codes() -> None:
