@@ -12,7 +12,6 @@ from edittools.artifacts._build import (
     diff_title,
     error_result,
     json_result,
-    markdown_result,
     text_result,
 )
 from edittools.artifacts._models import (
@@ -91,7 +90,6 @@ __all__ = [
     "error_result",
     "export_schema",
     "json_result",
-    "markdown_result",
     "text_result",
     "value_of",
     "write_schema",

@@ -21,7 +21,6 @@ from edittools.artifacts._models import (
     ErrorPayload,
     JsonArtifact,
     JsonPayload,
-    MarkdownArtifact,
     TextArtifact,
     TextPayload,
     ToolResult,
@@ -41,12 +40,6 @@ def text_result(value: str, *, title: str | None = None, is_error: bool = False)
     """A result whose artifact is the same text."""
     artifact = TextArtifact(status=_status(is_error), title=title, payload=TextPayload(text=value))
     return ToolResult(value=value, artifact=artifact, is_error=is_error)
-
-
-def markdown_result(value: str, *, title: str | None = None) -> ToolResult:
-    """A result whose artifact renders `value` as Markdown."""
-    artifact = MarkdownArtifact(title=title, payload=TextPayload(text=value))
-    return ToolResult(value=value, artifact=artifact)
 
 
 def json_result(value: str, data: Any, *, title: str | None = None) -> ToolResult:

@@ -27,7 +27,6 @@ from edittools.dialects._mcp import (
     result_to_mcp,
 )
 from edittools.dialects._text_editor import (
-    TOOL_NAMES,
     result_to_text_editor,
     text_editor_to_result,
 )
@@ -35,7 +34,6 @@ from edittools.dialects._zeus import result_to_zeus, zeus_to_result
 
 __all__ = [
     "CODEAGENT_SCHEMA_ID",
-    "TOOL_NAMES",
     "adapt",
     "claude_code_to_result",
     "codeagent_to_result",

@@ -15,9 +15,6 @@ from edittools.artifacts import ToolResult, diff_result, text_result, value_of
 from edittools.dialects._fields import fallback, integer, mapping, relative_path, string
 from edittools.diff import diff_texts, snippet_diff
 
-TOOL_NAMES = ("str_replace_based_edit_tool", "str_replace_editor")
-"""Names the tool has had."""
-
 
 def text_editor_to_result(
     tool_input: Any, output: Any, *, is_error: bool = False, root: str | None = None
