@@ -40,7 +40,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from edittools.artifacts import ToolResult, error_result
+from edittools.artifacts import ToolResult
+from edittools.artifacts.builders import error_result
 from sandbox import SandboxError
 
 CODES: frozenset[str] = frozenset(

@@ -24,7 +24,7 @@ from types import TracebackType
 
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffArtifact, StreamEvent, TextArtifact, TextPayload
-from edittools.artifacts._build import diff_title
+from edittools.artifacts.builders import diff_title
 from edittools.diff import diff_texts, unified_excerpt
 from sandbox import BlobStore, Sandbox, SandboxError
 from sandbox._watch import Baseline, FileChange, Watcher

@@ -1,19 +1,12 @@
-"""The artifact protocol v1: models, accessors, version negotiation, builders.
+"""The artifact protocol v1: models, accessors and version negotiation.
 
 Every tool returns a `ToolResult`: portable text (`value`), a versioned artifact for UIs, and
 optional host display data. `artifact_of` and `value_of` read any result a host may hold and
-never raise; upgrading other shapes to v1 (`edittools.adapt`) lives with the dialects.
+never raise; upgrading other shapes to v1 (`edittools.adapt`) lives with the dialects. The
+builders the tools and dialects use (`diff_result`, `error_result`, ...) are in the `builders`
+module, and the lower-level readers in `access`: importable, but not the protocol's face.
 """
 
-from edittools.artifacts._build import (
-    changeset_result,
-    code_result,
-    diff_result,
-    diff_title,
-    error_result,
-    json_result,
-    text_result,
-)
 from edittools.artifacts._models import (
     PROTOCOL_VERSION,
     SCHEMA_ID,
@@ -83,14 +76,7 @@ __all__ = [
     "TextPayload",
     "ToolResult",
     "artifact_of",
-    "changeset_result",
-    "code_result",
-    "diff_result",
-    "diff_title",
-    "error_result",
     "export_schema",
-    "json_result",
-    "text_result",
     "value_of",
     "write_schema",
 ]

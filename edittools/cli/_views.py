@@ -10,7 +10,7 @@ from typing import Any
 from rich.progress import track
 
 from edittools.artifacts import ChangesetArtifact, DiffArtifact, export_schema
-from edittools.artifacts._build import diff_result
+from edittools.artifacts.builders import diff_result
 from edittools.cli._console import busy, console, print_json
 from edittools.cli._inputs import load_results
 from edittools.diff import diff_texts

@@ -20,10 +20,9 @@ from edittools.artifacts import (
     StreamEvent,
     ToolResult,
     artifact_of,
-    code_result,
-    diff_result,
     value_of,
 )
+from edittools.artifacts.builders import code_result, diff_result
 from edittools.dialects._fields import (
     fallback,
     flag,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from edittools.artifacts import ToolResult, text_result, value_of
+from edittools.artifacts import ToolResult, value_of
+from edittools.artifacts.builders import text_result
 
 
 def mapping(value: Any) -> dict[str, Any]:

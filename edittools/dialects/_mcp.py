@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from edittools.artifacts import ToolResult, changeset_result, diff_result, value_of
+from edittools.artifacts import ToolResult, value_of
+from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.dialects._adapt import adapt
 from edittools.dialects._fields import fallback
 from edittools.dialects._patches import payload_from_unified

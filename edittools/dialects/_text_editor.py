@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from edittools.artifacts import ToolResult, diff_result, text_result, value_of
+from edittools.artifacts import ToolResult, value_of
+from edittools.artifacts.builders import diff_result, text_result
 from edittools.dialects._fields import fallback, integer, mapping, relative_path, string
 from edittools.diff import diff_texts, snippet_diff
 

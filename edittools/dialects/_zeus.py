@@ -33,10 +33,9 @@ from edittools.artifacts import (
     TextPayload,
     ToolResult,
     artifact_of,
-    code_result,
-    diff_result,
     value_of,
 )
+from edittools.artifacts.builders import code_result, diff_result
 from edittools.dialects._fields import (
     fallback,
     integer,

@@ -13,7 +13,8 @@ import os
 import stat
 
 from edittools._errors import ToolError
-from edittools.artifacts import TableArtifact, TablePayload, ToolResult, error_result
+from edittools.artifacts import TableArtifact, TablePayload, ToolResult
+from edittools.artifacts.builders import error_result
 from sandbox import Sandbox, SandboxError
 
 MAX_ENTRIES = 1000

@@ -13,7 +13,8 @@ from typing import Any
 from pydantic import Field
 
 from edittools._session import Session
-from edittools.artifacts import CodeArtifact, DiffArtifact, ToolResult, error_result
+from edittools.artifacts import CodeArtifact, DiffArtifact, ToolResult
+from edittools.artifacts.builders import error_result
 from edittools.mcp_server._text_editor import text_editor_tool
 from edittools.mcp_server._tool import (
     PATH_HELP,

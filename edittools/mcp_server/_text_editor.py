@@ -14,7 +14,8 @@ from typing import Literal
 from pydantic import Field
 
 from edittools._session import Session
-from edittools.artifacts import DiffArtifact, ErrorArtifact, ToolResult, error_result
+from edittools.artifacts import DiffArtifact, ErrorArtifact, ToolResult
+from edittools.artifacts.builders import error_result
 from edittools.mcp_server._listing import list_directory, sandbox_error
 from edittools.mcp_server._tool import PATH_HELP, DialectParams, SurfaceTool, schema_of, validated
 from sandbox import SandboxError, decode

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from edittools._errors import ToolError
 from edittools._workspace import ReadRecord, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
-from edittools.artifacts._build import changeset_result, diff_result
+from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.diff import diff_texts
 from edittools.tools._change import commit, wants_texts, with_blobs
 from edittools.tools._guard import ensure_fresh, read_existing

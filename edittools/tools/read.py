@@ -16,9 +16,15 @@ import imagesize
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
-from edittools.artifacts import CodePayload, ToolResult
-from edittools.artifacts._build import code_result
-from edittools.artifacts._models import Attachment, Image, ImageArtifact, ImagePayload
+from edittools.artifacts import (
+    Attachment,
+    CodePayload,
+    Image,
+    ImageArtifact,
+    ImagePayload,
+    ToolResult,
+)
+from edittools.artifacts.builders import code_result
 from edittools.tools._guard import read_existing
 from edittools.tools._language import language_of
 from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered

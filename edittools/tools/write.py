@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.artifacts._build import diff_result
+from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_texts
 from edittools.tools._change import commit, summary, wants_texts, with_blobs
 from edittools.tools._guard import ensure_fresh, read_if_exists

@@ -1,7 +1,7 @@
 """The result builders tools use."""
 
 from edittools.artifacts import CodePayload, DiffPayload, DiffStats
-from edittools.artifacts._build import (
+from edittools.artifacts.builders import (
     changeset_result,
     code_result,
     diff_result,

@@ -9,7 +9,8 @@ import pytest
 from cli_harness import ESC, run
 
 from edittools import Session
-from edittools.artifacts import DiffArtifact, StreamEvent, ToolResult, text_result
+from edittools.artifacts import DiffArtifact, StreamEvent, ToolResult
+from edittools.artifacts.builders import text_result
 from edittools.cli import main
 
 CWD = "/home/ada/proj"

@@ -3,14 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edittools.artifacts import (
-    FutureArtifact,
-    ToolResult,
-    changeset_result,
-    diff_result,
-    error_result,
-    text_result,
-)
+from edittools.artifacts import FutureArtifact, ToolResult
+from edittools.artifacts.builders import changeset_result, diff_result, error_result, text_result
 from edittools.dialects import (
     CODEAGENT_SCHEMA_ID,
     codeagent_to_result,

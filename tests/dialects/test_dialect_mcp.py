@@ -11,9 +11,8 @@ from edittools.artifacts import (
     FutureArtifact,
     TextArtifact,
     ToolResult,
-    diff_result,
-    error_result,
 )
+from edittools.artifacts.builders import diff_result, error_result
 from edittools.dialects import (
     edit_file_to_result,
     mcp_to_result,

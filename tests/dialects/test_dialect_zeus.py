@@ -15,8 +15,8 @@ from edittools.artifacts import (
     MarkdownArtifact,
     TextArtifact,
     ToolResult,
-    error_result,
 )
+from edittools.artifacts.builders import error_result
 from edittools.dialects import result_to_zeus, zeus_to_result
 from edittools.diff import diff_texts
 
