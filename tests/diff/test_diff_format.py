@@ -4,17 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-import edittools.diff
 from edittools.artifacts import Hunk
 from edittools.diff import DiffError, diff_texts, hunk_header, snippet_diff, unified_excerpt
 
 HEADER = "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n"
-
-
-def test_exports_are_exactly_the_sorted_all() -> None:
-    public = {name for name in vars(edittools.diff) if not name.startswith("_")}
-    assert sorted(edittools.diff.__all__) == edittools.diff.__all__
-    assert set(edittools.diff.__all__) == public
 
 
 def test_modify_has_git_headers_and_a_count_of_one_is_omitted() -> None:

