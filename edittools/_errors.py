@@ -1,8 +1,10 @@
 """The tools' error type, and the stable codes every error result carries.
 
-Tools raise `ToolError` (the diff engine's `DiffError` and the sandbox's `SandboxError` come from
-below); the tool runner turns these, pydantic `ValidationError` and `OSError` into an error
-`ToolResult` in exactly one place, through the translations here. Codes are never renamed or reused:
+Tools raise `ToolError`; the diff engine raises `DiffError` and the sandbox `SandboxError` from
+below. The tool runner turns all three, pydantic `ValidationError` and `OSError` into an error
+`ToolResult` in exactly one place, through the translations here (`ToolError.from_sandbox`,
+`ToolError.from_validation`, `ToolError.result`); the MCP server reports a failure nothing
+foresaw as `internal_error`. Codes are never renamed or reused:
 
 ```
 ToolError

@@ -34,7 +34,12 @@ class BlobStore:
         self._state = state
 
     def put(self, data: bytes) -> str:
-        """Store `data` atomically and durably; return its id. Storing it twice is free."""
+        """Store `data` atomically and durably; return its id.
+
+        Storing the same bytes again writes nothing: the stored copy is read back and checked
+        against the id (the cost of one read and one hash), and only a missing or damaged copy
+        is written anew.
+        """
         blob_id = hashlib.sha256(data).hexdigest()
         fd = self._shard(blob_id, create=True)
         name = blob_id[2:]

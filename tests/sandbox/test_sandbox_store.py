@@ -28,6 +28,15 @@ def test_put_get_has(sb: Sandbox) -> None:
     assert (sb.state_path / ".gitignore").read_text() == "*\n"
 
 
+def test_putting_stored_bytes_again_writes_nothing(sb: Sandbox) -> None:
+    blob_id = sb.store.put(b"kept\n")
+    (path,) = _blob_files(sb)
+    before = os.stat(sb.state_path / "blobs" / path)
+    assert sb.store.put(b"kept\n") == blob_id
+    after = os.stat(sb.state_path / "blobs" / path)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
 def test_missing_and_malformed_ids(sb: Sandbox) -> None:
     stored = sb.store.put(b"x")
     absent = ("1" if stored[0] == "0" else "0") + stored[1:]  # well-formed, never stored
