@@ -78,6 +78,10 @@ class Session:
         """Apply a unified diff or Codex-style patch to one or more files, all or nothing."""
         return self.call("apply_patch", {"patch": patch})
 
+    def insert(self, path: str, line: int, text: str) -> ToolResult:
+        """Insert `text` after line `line` of an existing file (0: at the top)."""
+        return self.call("insert", {"path": path, "line": line, "text": text})
+
     def undo(self, path: str) -> ToolResult:
         """Restore a file to its content before this session's last change to it."""
         return self.call("undo", {"path": path})

@@ -8,14 +8,12 @@ text, the `ToolResult` (artifact included) as structured content, and `isError`.
 from edittools.mcp_server._results import output_schema
 from edittools.mcp_server._server import build_server, serve, tool_definition
 from edittools.mcp_server._surfaces import DIALECTS, surface
-from edittools.mcp_server._text_editor import insert
 from edittools.mcp_server._tool import SurfaceTool
 
 __all__ = [
     "DIALECTS",
     "SurfaceTool",
     "build_server",
-    "insert",
     "output_schema",
     "serve",
     "surface",

@@ -1,10 +1,7 @@
 """The `anthropic` dialect: one `str_replace_based_edit_tool` whose `command` picks the action.
 
 `view` reads a file (or lists a folder), `create` writes one, `str_replace` edits, `insert` adds
-text after a line, `undo_edit` undoes. Insert has no tool of its own: it splices the text into
-the file as the sandbox decodes it and writes the whole result through the session, so the
-session's rules (read before change, stale reads refused, encoding and newlines kept, journal,
-undo) apply to it as to any write.
+text after a line (the `insert` tool), `undo_edit` undoes: each command is one session call.
 """
 
 from __future__ import annotations
@@ -14,11 +11,10 @@ from typing import Literal
 from pydantic import Field
 
 from edittools._session import Session
-from edittools.artifacts import DiffArtifact, ErrorArtifact, ToolResult
+from edittools.artifacts import ErrorArtifact, ToolResult
 from edittools.artifacts.builders import error_result
-from edittools.mcp_server._listing import list_directory, sandbox_error
+from edittools.mcp_server._listing import list_directory
 from edittools.mcp_server._tool import PATH_HELP, DialectParams, SurfaceTool, schema_of, validated
-from sandbox import SandboxError, decode
 
 NAME = "str_replace_based_edit_tool"
 
@@ -81,7 +77,7 @@ def _run(session: Session, p: TextEditorParams) -> ToolResult:
                 "invalid_arguments",
                 "The insert command needs insert_text (or new_str). Call again with it.",
             )
-        return insert(session, p.path, p.insert_line, text)
+        return session.insert(p.path, p.insert_line, text)
     return session.undo(p.path)
 
 
@@ -104,71 +100,6 @@ def _view(session: Session, p: TextEditorParams) -> ToolResult:
     if isinstance(artifact, ErrorArtifact) and artifact.payload.code == "is_directory":
         return list_directory(session.sandbox, p.path)
     return result
-
-
-def insert(session: Session, path: str, line: int, text: str) -> ToolResult:
-    """Insert `text` after line `line` of `path` (0: at the top), as a write through `session`.
-
-    The inserted lines take the file's newline style; a `text` without a final newline gets
-    one, except at the end of a file that has none.
-    """
-    sb = session.sandbox
-    try:
-        if sb.version(path) is None:
-            rel = sb.relpath(path)
-            return error_result(
-                "not_found",
-                f"{rel!r} does not exist. Use create to make a new file.",
-                {"path": rel},
-            )
-        data, _ = sb.read_bytes(path, max_bytes=session.options.max_file_bytes)
-        document = decode(data)
-    except SandboxError as exc:
-        return sandbox_error(exc)
-    ends = _line_ends(document.text)
-    total = len(ends) + (0 if document.final_newline or not document.text else 1)
-    if line > total:
-        return error_result(
-            "invalid_arguments",
-            f"insert_line {line} is past the end: the file has {total} lines. "
-            f"Give a line between 0 and {total}.",
-            {"total_lines": total},
-        )
-    if line == 0:
-        at = 0
-    elif line <= len(ends):
-        at = ends[line - 1]
-    else:
-        at = len(document.text)
-    if at == len(document.text) and document.text and not document.final_newline:
-        piece = "\n" + text  # after a last line that has no newline
-    elif not document.text or text.endswith("\n"):
-        piece = text
-    else:
-        piece = text + "\n"
-    try:
-        changed = document.splice(at, at, piece)
-    except SandboxError as exc:
-        return sandbox_error(exc)
-    result = session.write(path, changed.text)
-    if result.is_error or not isinstance(result.artifact, DiffArtifact):
-        return result
-    payload = result.artifact.payload
-    value = (
-        f"Inserted text after line {line} of {payload.path} "
-        f"(+{payload.stats.added} -{payload.stats.removed})."
-    )
-    return result.model_copy(update={"value": value})
-
-
-def _line_ends(text: str) -> list[int]:
-    """The offset just past each "\\n" of `text` (lines split on "\\n" only, as the tools do)."""
-    ends = []
-    at = text.find("\n")
-    while at != -1:
-        ends.append(at + 1)
-        at = text.find("\n", at + 1)
-    return ends
 
 
 def text_editor_tool() -> SurfaceTool:

@@ -11,6 +11,7 @@ from edittools.artifacts import ToolResult
 from edittools.tools._params import (
     ApplyPatchParams,
     EditParams,
+    InsertParams,
     MultiEditParams,
     ReadParams,
     ToolParams,
@@ -19,6 +20,7 @@ from edittools.tools._params import (
 )
 from edittools.tools.apply_patch import apply_patch
 from edittools.tools.edit import edit, multi_edit
+from edittools.tools.insert import insert
 from edittools.tools.read import read
 from edittools.tools.undo import undo
 from edittools.tools.write import write
@@ -86,6 +88,17 @@ TOOLS: dict[str, ToolSpec] = {
     )
 }  # fmt: skip
 """Every tool, by name, in the order they are listed to models."""
+
+OPERATIONS: dict[str, ToolSpec] = {
+    **TOOLS,
+    "insert": ToolSpec(
+        "insert",
+        "Insert text after a line of a file you have read (line 0: at the top). The text takes "
+        "the file's line endings.",
+        InsertParams, insert, read_only=False, destructive=True, idempotent=False,
+    ),
+}  # fmt: skip
+"""Everything the runner runs: the listed tools, and operations only some surfaces show (insert)."""
 
 
 def definitions(style: str = "openai") -> list[dict[str, Any]]:

@@ -65,6 +65,14 @@ class ApplyPatchParams(ToolParams):
     )
 
 
+class InsertParams(ToolParams):
+    """Insert text after a line of an existing file."""
+
+    path: str = Field(description=PATH_HELP)
+    line: int = Field(ge=0, description="The line after which to insert; 0 for the top.")
+    text: str = Field(description="The text to insert; it takes the file's newline style.")
+
+
 class UndoParams(ToolParams):
     """Restore a file to its content before this session's last change to it."""
 

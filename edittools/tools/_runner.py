@@ -11,7 +11,7 @@ from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.diff import DiffError
-from edittools.tools._catalog import TOOLS
+from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
 
 
@@ -56,9 +56,9 @@ def _run(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolRe
 
 def _call(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
     """Run the tool, raising every failure as a `ToolError`."""
-    spec = TOOLS.get(name)
+    spec = OPERATIONS.get(name)
     if spec is None:
-        known = ", ".join(TOOLS)
+        known = ", ".join(OPERATIONS)
         raise ToolError("invalid_arguments", f"There is no tool {name!r}. Tools: {known}.")
     try:
         params = spec.params.model_validate(arguments)

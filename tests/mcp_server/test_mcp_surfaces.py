@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import edittools.mcp_server as mcp_server
 from edittools._session import Session
 from edittools.artifacts import ToolResult
 from edittools.dialects import result_to_call_tool_result
-from edittools.mcp_server import DIALECTS, insert, output_schema, serve, surface
+from edittools.mcp_server import DIALECTS, output_schema, serve, surface
 
 
 def tool(dialect: str, name: str) -> mcp_server.SurfaceTool:
@@ -197,17 +194,6 @@ def test_text_editor_lists_two_levels_leaving_out_hidden_denied_and_state(
     assert code_of(call(session, {"command": "view", "path": "../"})) == "outside_root"
 
 
-def test_insert_errors_name_what_to_do(session: Session) -> None:
-    refused = insert(session, "notes.txt", 1, "x")
-    assert code_of(refused) == "not_read"  # insert is a change: the file must be read first
-    session.read("notes.txt")
-    past = insert(session, "notes.txt", 4, "x")
-    assert code_of(past) == "invalid_arguments" and "between 0 and 3" in past.value
-    assert code_of(insert(session, "missing.txt", 0, "x")) == "not_found"
-    assert code_of(insert(session, "../up.txt", 0, "x")) == "outside_root"
-    assert (session.sandbox.root / "notes.txt").read_text() == "one\ntwo\nthree\n"
-
-
 def test_insert_accepts_new_str_as_the_text(session: Session) -> None:
     call = tool("anthropic", "str_replace_based_edit_tool").call
     session.read("notes.txt")
@@ -217,57 +203,3 @@ def test_insert_accepts_new_str_as_the_text(session: Session) -> None:
     assert not result.is_error, result.value
     assert result.value == "Inserted text after line 0 of notes.txt (+1 -0)."
     assert (session.sandbox.root / "notes.txt").read_text() == "zero\none\ntwo\nthree\n"
-
-
-line_text = st.text(alphabet="ab \t€", min_size=1, max_size=6)
-
-
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Session:
-    """One session for every example of the property test, each example on a file of its own."""
-    with Session(tmp_path_factory.mktemp("insert")) as s:
-        yield s
-
-
-@settings(max_examples=25, deadline=None)
-@given(
-    lines=st.lists(line_text, max_size=6),
-    newline=st.sampled_from(["\n", "\r\n"]),
-    final=st.booleans(),
-    inserted=st.lists(line_text, min_size=1, max_size=3),
-    inserted_final=st.booleans(),
-    where=st.integers(min_value=0, max_value=6),
-)
-def test_insert_puts_lines_after_the_line_and_keeps_the_newline_style(
-    shared: Session,
-    lines: list[str],
-    newline: str,
-    final: bool,
-    inserted: list[str],
-    inserted_final: bool,
-    where: int,
-) -> None:
-    where = min(where, len(lines))
-    original = newline.join(lines) + (newline if final and lines else "")
-    text = "\n".join(inserted) + ("\n" if inserted_final else "")
-    # The text's own final newline decides only when it ends the file.
-    at_end = not lines or (where == len(lines) and not final)
-    ends_with_newline = inserted_final if at_end else final
-    expected_lines = lines[:where] + inserted + lines[where:]
-    style = newline if len(lines) > 1 or (lines and final) else "\n"  # no newline: LF
-    expected = style.join(expected_lines) + (style if ends_with_newline else "")
-    name = f"f{next(_numbers)}.txt"
-    path = shared.sandbox.root / name
-    path.write_bytes(original.encode())
-    shared.read(name)
-    result = insert(shared, name, where, text)
-    assert not result.is_error, result.value
-    assert path.read_bytes() == expected.encode()
-    stats = conforms(result)["artifact"]["payload"]["stats"]
-    # A last line without a newline may gain one when text goes after it: one line changes.
-    touched = 1 if lines and where == len(lines) and not final else 0
-    assert stats["added"] - stats["removed"] == len(inserted)
-    assert stats["removed"] <= touched
-
-
-_numbers = itertools.count()

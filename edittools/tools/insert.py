@@ -1,0 +1,75 @@
+"""The insert tool: put text after a line of an existing file, keeping its encoding and newlines."""
+
+from __future__ import annotations
+
+from edittools._errors import ToolError
+from edittools._workspace import Workspace
+from edittools.artifacts import ToolResult
+from edittools.artifacts.builders import diff_result
+from edittools.diff import diff_spans
+from edittools.tools._change import commit, wants_texts, with_blobs
+from edittools.tools._guard import ensure_fresh, read_existing
+from edittools.tools._params import InsertParams
+from sandbox import TextDocument, decode
+
+
+def insert(ws: Workspace, params: InsertParams) -> ToolResult:
+    """Insert `params.text` after line `params.line` of `params.path` (0: at the top).
+
+    The inserted lines take the file's newline style; a text without a final newline gets one,
+    except at the end of a file that has none. Like every change, it needs a fresh read.
+    """
+    sb = ws.sandbox
+    path = sb.relpath(params.path)
+    with sb.lock(path):
+        before, version = read_existing(ws, path)
+        document = decode(before)
+        ensure_fresh(ws, path, before, version)
+        at, piece = _placement(document, params.line, params.text)
+        changed = document.splice(at, at, piece)
+        after = changed.encode()
+        commit(ws, path, before, version, after)
+    # The inserted text as the file now spells it (newlines adopted by the splice).
+    inserted = changed.text[at : at + len(changed.text) - len(document.text)]
+    include = wants_texts(ws, len(before), len(after))
+    payload = diff_spans(document.text, [(at, at, inserted)], path=path, include_texts=include)
+    payload = with_blobs(ws, payload, before, after)
+    value = (
+        f"Inserted text after line {params.line} of {payload.path} "
+        f"(+{payload.stats.added} -{payload.stats.removed})."
+    )
+    return diff_result(value, payload)
+
+
+def _placement(document: TextDocument, line: int, text: str) -> tuple[int, str]:
+    """Where the text goes (an offset in the document's text) and the piece to put there."""
+    ends = _line_ends(document.text)
+    total = len(ends) + (0 if document.final_newline or not document.text else 1)
+    if line > total:
+        raise ToolError(
+            "invalid_arguments",
+            f"Line {line} is past the end: the file has {total} lines. "
+            f"Give a line between 0 and {total}.",
+            {"total_lines": total},
+        )
+    if line == 0:
+        at = 0
+    elif line <= len(ends):
+        at = ends[line - 1]
+    else:
+        at = len(document.text)
+    if at == len(document.text) and document.text and not document.final_newline:
+        return at, "\n" + text  # after a last line that has no newline
+    if not document.text or text.endswith("\n"):
+        return at, text
+    return at, text + "\n"
+
+
+def _line_ends(text: str) -> list[int]:
+    """The offset just past each "\\n" of `text` (lines split on "\\n" only, as the tools do)."""
+    ends = []
+    at = text.find("\n")
+    while at != -1:
+        ends.append(at + 1)
+        at = text.find("\n", at + 1)
+    return ends
