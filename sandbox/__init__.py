@@ -3,6 +3,7 @@ and a watcher for changes made outside."""
 
 from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, FileReader, Version
+from ._listing import DirEntry, DirListing
 from ._sandbox import Sandbox
 from ._store import BlobStore
 from ._text import TextDocument, bom_candidates, decode, looks_binary
@@ -13,6 +14,8 @@ __all__ = [
     "AbsentType",
     "Baseline",
     "BlobStore",
+    "DirEntry",
+    "DirListing",
     "FileChange",
     "FileReader",
     "Sandbox",

@@ -38,6 +38,7 @@ from ._files import (
 )
 from ._files import temp_name as _temp_name
 from ._gate import RETRIES, PathArg, PathGate, check_state_dir, raced, require_file
+from ._listing import DirListing, open_listed_dir, walk_listing
 from ._lock import LockTable
 from ._paths import PathResolver, Resolved, ResolverName
 from ._reading import file_version, open_file
@@ -246,6 +247,51 @@ class Sandbox:
                     "not_found", f"{r.rel!r} does not exist; nothing to remove.", path=r.rel
                 )
             remove_dir(r.dir_fd, r.name, r.stat, r.rel)
+
+    def list_dir(
+        self,
+        path: PathArg = ".",
+        *,
+        depth: int = 1,
+        max_entries: int = 1000,
+        hidden: bool = False,
+    ) -> DirListing:
+        """The entries under a folder, `depth` levels deep, at most `max_entries` of them.
+
+        The folder is resolved like any path (a denied one is refused, a symlink leading out is
+        refused with outside_root) and walked on descriptors: symlinks inside are listed, never
+        followed; denied entries and the state folder are left out, and hidden (dot) entries too
+        unless `hidden`. A path that is not a folder is refused with not_a_directory.
+        """
+        if depth < 1 or max_entries < 0:
+            raise ValueError("a listing needs depth >= 1 and max_entries >= 0")
+        with self._gate.resolve(path) as r:
+            if r.stat is None:
+                raise SandboxError(
+                    "not_found", f"{r.rel!r} does not exist; nothing to list.", path=r.rel
+                )
+            if not stat.S_ISDIR(r.stat.st_mode):
+                raise SandboxError(
+                    "not_a_directory",
+                    f"{r.rel!r} is not a folder; give a folder to list.",
+                    path=r.rel,
+                )
+            if r.name is None:
+                fd = os.dup(r.dir_fd)
+            else:
+                fd = open_listed_dir(r.dir_fd, r.name, r.stat, r.rel)
+        try:
+            entries, truncated = walk_listing(
+                fd,
+                "" if r.rel == "." else r.rel + "/",
+                depth,
+                is_denied=self._gate.is_denied,
+                max_entries=max_entries,
+                hidden=hidden,
+            )
+        finally:
+            os.close(fd)
+        return DirListing(r.rel, depth, entries, truncated)
 
     @contextlib.contextmanager
     def lock(self, path: PathArg) -> Iterator[None]:
