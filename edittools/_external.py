@@ -26,8 +26,7 @@ from edittools._workspace import Workspace
 from edittools.artifacts import DiffArtifact, StreamEvent, TextArtifact, TextPayload
 from edittools.artifacts.builders import diff_title
 from edittools.diff import diff_texts, unified_excerpt
-from sandbox import BlobStore, Sandbox, SandboxError
-from sandbox._watch import Baseline, FileChange, Watcher
+from sandbox import Baseline, BlobStore, FileChange, Sandbox, SandboxError, Watcher
 
 __all__ = ["EVENT_NAME", "ExternalWatcher", "external_event"]
 

@@ -11,8 +11,7 @@ from edittools._external import ExternalWatcher
 from edittools._options import SessionOptions
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
-from edittools.tools._catalog import TOOLS, definitions
-from edittools.tools._runner import run_tool
+from edittools.tools import TOOLS, definitions, run_tool
 from sandbox import Sandbox
 
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from edittools._session import Session
+from edittools import Session
 from edittools.artifacts import ToolResult
 from edittools.cli._console import console
 from edittools.render import render_result

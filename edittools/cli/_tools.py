@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from edittools._session import Session
+from edittools import Session
 from edittools.artifacts import ChangesetArtifact, DiffArtifact, ToolResult
 from edittools.cli._console import console, print_json
 from edittools.render import render_result

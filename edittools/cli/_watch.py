@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from edittools._external import ExternalWatcher
+from edittools import ExternalWatcher
 from edittools.cli._console import console, print_json
 from edittools.render import render_result
 from sandbox import Sandbox

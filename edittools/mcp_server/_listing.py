@@ -6,12 +6,13 @@ listing into the result the model and the host read.
 
 from __future__ import annotations
 
-from edittools._errors import ToolError
+from edittools import ToolError
 from edittools.artifacts import TableArtifact, TablePayload, ToolResult
 from sandbox import Sandbox, SandboxError
 
 MAX_ENTRIES = 1000
 """Most entries a listing shows."""
+
 
 def sandbox_error(exc: SandboxError) -> ToolResult:
     """The error result for a refusal of the sandbox, with the code the tools would give."""

@@ -16,8 +16,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-from edittools._errors import ToolError
-from edittools._session import Session
+from edittools import Session, ToolError
 from edittools.dialects import result_to_call_tool_result as call_tool_result
 from edittools.mcp_server._results import output_schema
 from edittools.mcp_server._surfaces import surface

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
-from edittools._session import Session
+from edittools import Session
 from edittools.artifacts import CodeArtifact, DiffArtifact, ToolResult
 from edittools.artifacts.builders import error_result
 from edittools.mcp_server._text_editor import text_editor_tool
@@ -25,7 +25,7 @@ from edittools.mcp_server._tool import (
     schema_of,
     validated,
 )
-from edittools.tools._catalog import TOOLS
+from edittools.tools import TOOLS
 
 # The default dialect: the catalogue as it is.
 

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from edittools._session import Session
+from edittools import Session
 from edittools.artifacts import ErrorArtifact, ToolResult
 from edittools.artifacts.builders import error_result
 from edittools.mcp_server._listing import list_directory

@@ -8,10 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from edittools._errors import ToolError
-from edittools._session import Session
+from edittools import Session, ToolError
 from edittools.artifacts import ToolResult
-from edittools.tools._catalog import TOOLS
+from edittools.tools import TOOLS
 
 PATH_HELP = "Path of the file: absolute inside the workspace root, or relative to it."
 
