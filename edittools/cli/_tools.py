@@ -47,26 +47,17 @@ def register(sub: Any) -> None:
     p.add_argument("--root", type=Path, required=True, help="the sandbox directory")
     p.set_defaults(run=cmd_log)
 
+    # `serve` hands its arguments to the server's own parser (the one definition of them);
+    # building that parser here would import the MCP SDK for every command. The unused prefix
+    # character keeps this parser from reading `--root` and the rest as options of its own.
     p = sub.add_parser(
         "serve",
-        help="serve the tools over MCP (stdio)",
-        description=cmd_serve.__doc__,
-        formatter_class=_RAW,
+        help="serve the tools over MCP (stdio); see `edittools serve --help`",
+        add_help=False,
+        prefix_chars="\0",
     )
-    p.add_argument("--root", type=Path, required=True, help="the sandbox directory")
-    p.add_argument(
-        "--dialect",
-        default="edittools",
-        help="tool names and parameters: edittools, claude-code, anthropic, mcp-filesystem, codex",
-    )
-    p.add_argument(
-        "--deny",
-        action="append",
-        default=[],
-        metavar="PATTERN",
-        help="gitignore-style pattern the tools may not touch (repeatable)",
-    )
-    p.set_defaults(run=cmd_serve)  # fmt: skip
+    p.add_argument("arguments", nargs="*")
+    p.set_defaults(run=cmd_serve)
 
 
 def _tool_parser(sub: Any, name: str, run: Any, *, changes: bool = False) -> Any:
@@ -181,12 +172,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve the tools to an MCP client over standard input and output.
-
-    example: edittools serve --root . --dialect claude-code
-    """
+    """Serve the tools to an MCP client over standard input and output."""
     # The MCP SDK takes most of a second to import: only this command pays for it.
-    from edittools.mcp_server import serve
+    from edittools.mcp_server import serve_command
 
-    serve(str(args.root), dialect=args.dialect, deny=args.deny)
-    return 0
+    return serve_command(args.arguments, prog="edittools serve")

@@ -26,6 +26,17 @@ from edittools.dialects._mcp import (
     result_to_call_tool_result,
     result_to_mcp,
 )
+from edittools.dialects._names import (
+    CLAUDE_EDIT,
+    CLAUDE_MULTI_EDIT,
+    CLAUDE_READ,
+    CLAUDE_WRITE,
+    CODEX_APPLY_PATCH,
+    FS_EDIT_FILE,
+    FS_READ_TEXT_FILE,
+    FS_WRITE_FILE,
+    TEXT_EDITOR,
+)
 from edittools.dialects._text_editor import (
     result_to_text_editor,
     text_editor_to_result,
@@ -33,7 +44,16 @@ from edittools.dialects._text_editor import (
 from edittools.dialects._zeus import result_to_zeus, zeus_to_result
 
 __all__ = [
+    "CLAUDE_EDIT",
+    "CLAUDE_MULTI_EDIT",
+    "CLAUDE_READ",
+    "CLAUDE_WRITE",
     "CODEAGENT_SCHEMA_ID",
+    "CODEX_APPLY_PATCH",
+    "FS_EDIT_FILE",
+    "FS_READ_TEXT_FILE",
+    "FS_WRITE_FILE",
+    "TEXT_EDITOR",
     "adapt",
     "claude_code_to_result",
     "codeagent_to_result",

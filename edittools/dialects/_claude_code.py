@@ -32,10 +32,11 @@ from edittools.dialects._fields import (
     relative_path,
     string,
 )
+from edittools.dialects._names import CLAUDE_EDIT, CLAUDE_MULTI_EDIT, CLAUDE_READ, CLAUDE_WRITE
 from edittools.dialects._patches import payload_from_hunks, structured_patch_hunks
 from edittools.diff import diff_texts, snippet_diff
 
-_EDIT_TOOLS = ("Edit", "MultiEdit", "Write")
+_EDIT_TOOLS = (CLAUDE_EDIT, CLAUDE_MULTI_EDIT, CLAUDE_WRITE)
 
 
 def claude_code_to_result(
@@ -57,9 +58,9 @@ def claude_code_to_result(
     try:
         if value is None:
             value = _default_value(name, tool_use_result)
-        if is_error or name not in (*_EDIT_TOOLS, "Read"):
+        if is_error or name not in (*_EDIT_TOOLS, CLAUDE_READ):
             return fallback(value, is_error=is_error)
-        if name == "Read":
+        if name == CLAUDE_READ:
             return _read_result(value, mapping(tool_use_result), root)
         payload = _edit_payload(name, mapping(tool_input), mapping(tool_use_result), root)
         return fallback(value) if payload is None else diff_result(value, payload)
@@ -190,7 +191,7 @@ def _edit_payload(
         return None
     path = relative_path(recorded, root)
     original = string(data, "originalFile", "originalFileContents")
-    if name == "Write":
+    if name == CLAUDE_WRITE:
         content = string(data, "content") or string(call, "content")
         created = data.get("type") == "create" or (
             "originalFile" in data and data["originalFile"] is None and data.get("type") != "update"
@@ -198,14 +199,14 @@ def _edit_payload(
         if content is not None and (original is not None or created):
             return diff_texts(original, content, path=path)
     elif original is not None:
-        edits = items(call, "edits") if name == "MultiEdit" else [_edit_of(call, data)]
+        edits = items(call, "edits") if name == CLAUDE_MULTI_EDIT else [_edit_of(call, data)]
         new = _apply_edits(original, edits)
         if new is not None:
             return diff_texts(original, new, path=path)
     hunks = structured_patch_hunks(data.get("structuredPatch"))
     if hunks is not None:
         return payload_from_hunks(hunks, path=path)
-    if name == "Edit":
+    if name == CLAUDE_EDIT:
         edit = _edit_of(call, data)
         old, new = string(edit, "old_string"), string(edit, "new_string")
         if old is not None and new is not None:

@@ -1,21 +1,26 @@
-"""The MCP server: the tools over one root directory, for any MCP client, in several dialects.
+"""The MCP server: the tools over one root directory, for any MCP client, under several surfaces.
+
+A surface is the tool names and parameters shown: ours, or another agent's (`SURFACES`).
 
 `serve(root)` speaks MCP over stdio until the client disconnects; `build_server(session)` gives
 the SDK server for other transports or in-process use. Each call answers with the model-facing
 text, the `ToolResult` (artifact included) as structured content, and `isError`.
 """
 
+from edittools.mcp_server._command import serve_command, serve_parser
 from edittools.mcp_server._results import output_schema
 from edittools.mcp_server._server import build_server, serve, tool_definition
-from edittools.mcp_server._surfaces import DIALECTS, surface
+from edittools.mcp_server._surfaces import SURFACES, surface_tools
 from edittools.mcp_server._tool import SurfaceTool
 
 __all__ = [
-    "DIALECTS",
+    "SURFACES",
     "SurfaceTool",
     "build_server",
     "output_schema",
     "serve",
-    "surface",
+    "serve_command",
+    "serve_parser",
+    "surface_tools",
     "tool_definition",
 ]

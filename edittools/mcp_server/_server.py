@@ -19,7 +19,7 @@ from mcp.server.stdio import stdio_server
 from edittools import Session, ToolError
 from edittools.dialects import result_to_call_tool_result as call_tool_result
 from edittools.mcp_server._results import output_schema
-from edittools.mcp_server._surfaces import surface
+from edittools.mcp_server._surfaces import surface_tools
 from edittools.mcp_server._tool import SurfaceTool
 
 SERVER_NAME = "edittools"
@@ -48,13 +48,13 @@ def tool_definition(tool: SurfaceTool) -> types.Tool:
     )
 
 
-def build_server(session: Session, *, dialect: str = "edittools") -> Server[Any]:
-    """An MCP server exposing `session`'s tools under `dialect`'s names and parameters.
+def build_server(session: Session, *, surface: str = "edittools") -> Server[Any]:
+    """An MCP server exposing `session`'s tools under surface `surface`'s names and parameters.
 
     Calls run one at a time in a worker thread, so the event loop stays responsive while a
     session (which is not thread-safe) sees no overlapping calls.
     """
-    tools = {tool.name: tool for tool in surface(dialect)}
+    tools = {tool.name: tool for tool in surface_tools(surface)}
     definitions = [tool_definition(tool) for tool in tools.values()]
     one_at_a_time = anyio.Lock()
 
@@ -101,21 +101,21 @@ def build_server(session: Session, *, dialect: str = "edittools") -> Server[Any]
 def serve(
     root: str,
     *,
-    dialect: str = "edittools",
+    surface: str = "edittools",
     deny: Sequence[str] = (),
     transport: str = "stdio",
 ) -> None:
     """Serve the tools over `root` to one MCP client until it disconnects (blocking).
 
-    `dialect` picks the tool names and parameters (see `DIALECTS`); `deny` holds gitignore-style
-    patterns the tools may not touch. Raises ValueError for an unknown dialect or transport and
+    `surface` picks the tool names and parameters (see `SURFACES`); `deny` holds gitignore-style
+    patterns the tools may not touch. Raises ValueError for an unknown surface or transport and
     the sandbox's error when `root` cannot be opened.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of: {', '.join(TRANSPORTS)}")
-    surface(dialect)  # refuse an unknown dialect before taking over stdio
+    surface_tools(surface)  # refuse an unknown surface before taking over stdio
     with Session(root, deny=deny) as session:
-        server = build_server(session, dialect=dialect)
+        server = build_server(session, surface=surface)
 
         async def run() -> None:
             async with stdio_server() as (read_stream, write_stream):

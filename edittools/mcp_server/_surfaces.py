@@ -1,8 +1,9 @@
-"""Tool surfaces: the names and parameters a dialect shows agents, mapped onto one `Session`.
+"""Tool surfaces: the tool names and parameters agents are shown, mapped onto one `Session`.
 
-Every dialect runs the same engine and answers with the same `ToolResult`s; only the tool names,
-the parameter spellings and a few conveniences (a `tail` read, a dry-run edit that shows a diff)
-differ. The default dialect, `edittools`, is the tool catalogue itself.
+Every surface runs the same engine and answers with the same `ToolResult`s; only the tool names
+(ours, or another agent's), the parameter spellings and a few conveniences (a `tail` read, a
+dry-run edit that shows a diff) differ. The default surface, `edittools`, is the tool catalogue
+itself. (Other runtimes' *result* shapes are `edittools.dialects`; a surface only borrows names.)
 """
 
 from __future__ import annotations
@@ -15,11 +16,20 @@ from pydantic import Field
 from edittools import Session
 from edittools.artifacts import CodeArtifact, DiffArtifact, ToolResult
 from edittools.artifacts.builders import error_result
+from edittools.dialects import (
+    CLAUDE_EDIT,
+    CLAUDE_READ,
+    CLAUDE_WRITE,
+    CODEX_APPLY_PATCH,
+    FS_EDIT_FILE,
+    FS_READ_TEXT_FILE,
+    FS_WRITE_FILE,
+)
 from edittools.mcp_server._text_editor import text_editor_tool
 from edittools.mcp_server._tool import (
     PATH_HELP,
     Call,
-    DialectParams,
+    SurfaceParams,
     SurfaceTool,
     like,
     schema_of,
@@ -27,7 +37,7 @@ from edittools.mcp_server._tool import (
 )
 from edittools.tools import TOOLS
 
-# The default dialect: the catalogue as it is.
+# The default surface: the catalogue as it is.
 
 _TITLES = {
     "read": "Read a file",
@@ -65,7 +75,7 @@ def _edittools() -> list[SurfaceTool]:
 # claude-code: Read, Write, Edit.
 
 
-class ClaudeReadParams(DialectParams):
+class ClaudeReadParams(SurfaceParams):
     file_path: str = Field(description=PATH_HELP)
     offset: int | None = Field(
         default=None, description="Line number to start reading from (1-based)."
@@ -73,12 +83,12 @@ class ClaudeReadParams(DialectParams):
     limit: int | None = Field(default=None, description="Number of lines to read.")
 
 
-class ClaudeWriteParams(DialectParams):
+class ClaudeWriteParams(SurfaceParams):
     file_path: str = Field(description=PATH_HELP)
     content: str = Field(description="The complete content to write to the file.")
 
 
-class ClaudeEditParams(DialectParams):
+class ClaudeEditParams(SurfaceParams):
     file_path: str = Field(description=PATH_HELP)
     old_string: str = Field(
         description="The text to replace, copied from the file without line numbers."
@@ -95,30 +105,30 @@ def _claude_read(session: Session, p: ClaudeReadParams) -> ToolResult:
 def _claude_code() -> list[SurfaceTool]:
     return [
         SurfaceTool(
-            name="Read",
+            name=CLAUDE_READ,
             title="Read a file",
             description=TOOLS["read"].description,
             input_schema=schema_of(ClaudeReadParams),
-            call=validated("Read", ClaudeReadParams, _claude_read),
+            call=validated(CLAUDE_READ, ClaudeReadParams, _claude_read),
             **like("read"),
         ),
         SurfaceTool(
-            name="Write",
+            name=CLAUDE_WRITE,
             title="Write a file",
             description=TOOLS["write"].description,
             input_schema=schema_of(ClaudeWriteParams),
             call=validated(
-                "Write", ClaudeWriteParams, lambda s, p: s.write(p.file_path, p.content)
+                CLAUDE_WRITE, ClaudeWriteParams, lambda s, p: s.write(p.file_path, p.content)
             ),
             **like("write"),
         ),
         SurfaceTool(
-            name="Edit",
+            name=CLAUDE_EDIT,
             title="Edit a file",
             description=TOOLS["edit"].description,
             input_schema=schema_of(ClaudeEditParams),
             call=validated(
-                "Edit",
+                CLAUDE_EDIT,
                 ClaudeEditParams,
                 lambda s, p: s.edit(
                     p.file_path, p.old_string, p.new_string, replace_all=p.replace_all
@@ -132,23 +142,23 @@ def _claude_code() -> list[SurfaceTool]:
 # mcp-filesystem: read_text_file, write_file, edit_file.
 
 
-class FsReadParams(DialectParams):
+class FsReadParams(SurfaceParams):
     path: str = Field(description=PATH_HELP)
     head: int | None = Field(default=None, ge=1, description="Read only the first N lines.")
     tail: int | None = Field(default=None, ge=1, description="Read only the last N lines.")
 
 
-class FsWriteParams(DialectParams):
+class FsWriteParams(SurfaceParams):
     path: str = Field(description=PATH_HELP)
     content: str = Field(description="The complete content to write to the file.")
 
 
-class FsEdit(DialectParams):
+class FsEdit(SurfaceParams):
     old_text: str = Field(alias="oldText", description="Text to find; must match exactly once.")
     new_text: str = Field(alias="newText", description="Text to put in its place.")
 
 
-class FsEditParams(DialectParams):
+class FsEditParams(SurfaceParams):
     path: str = Field(description=PATH_HELP)
     edits: list[FsEdit] = Field(min_length=1, description="Edits applied in order, all or none.")
     dry_run: bool = Field(
@@ -192,7 +202,7 @@ def _fs_edit(session: Session, p: FsEditParams) -> ToolResult:
 def _mcp_filesystem() -> list[SurfaceTool]:
     return [
         SurfaceTool(
-            name="read_text_file",
+            name=FS_READ_TEXT_FILE,
             title="Read a text file",
             description=(
                 "Read a text file as numbered lines. Give head=N for the first N lines or tail=N "
@@ -200,19 +210,19 @@ def _mcp_filesystem() -> list[SurfaceTool]:
                 "to read more. Read a file before you change it."
             ),
             input_schema=schema_of(FsReadParams),
-            call=validated("read_text_file", FsReadParams, _fs_read),
+            call=validated(FS_READ_TEXT_FILE, FsReadParams, _fs_read),
             **like("read"),
         ),
         SurfaceTool(
-            name="write_file",
+            name=FS_WRITE_FILE,
             title="Write a file",
             description=TOOLS["write"].description,
             input_schema=schema_of(FsWriteParams),
-            call=validated("write_file", FsWriteParams, lambda s, p: s.write(p.path, p.content)),
+            call=validated(FS_WRITE_FILE, FsWriteParams, lambda s, p: s.write(p.path, p.content)),
             **like("write"),
         ),
         SurfaceTool(
-            name="edit_file",
+            name=FS_EDIT_FILE,
             title="Edit a file",
             description=(
                 "Replace text in a file you have read: each edit's oldText must match exactly once "
@@ -221,7 +231,7 @@ def _mcp_filesystem() -> list[SurfaceTool]:
                 "nothing is written."
             ),
             input_schema=schema_of(FsEditParams),
-            call=validated("edit_file", FsEditParams, _fs_edit),
+            call=validated(FS_EDIT_FILE, FsEditParams, _fs_edit),
             **like("multi_edit"),
         ),
     ]
@@ -230,7 +240,7 @@ def _mcp_filesystem() -> list[SurfaceTool]:
 # codex: apply_patch.
 
 
-class CodexPatchParams(DialectParams):
+class CodexPatchParams(SurfaceParams):
     input: str = Field(
         description="The patch, from '*** Begin Patch' to '*** End Patch' (a unified diff also works)."
     )
@@ -239,11 +249,13 @@ class CodexPatchParams(DialectParams):
 def _codex() -> list[SurfaceTool]:
     return [
         SurfaceTool(
-            name="apply_patch",
+            name=CODEX_APPLY_PATCH,
             title="Apply a patch",
             description=TOOLS["apply_patch"].description,
             input_schema=schema_of(CodexPatchParams),
-            call=validated("apply_patch", CodexPatchParams, lambda s, p: s.apply_patch(p.input)),
+            call=validated(
+                CODEX_APPLY_PATCH, CodexPatchParams, lambda s, p: s.apply_patch(p.input)
+            ),
             **like("apply_patch"),
         )
     ]
@@ -253,21 +265,21 @@ def _anthropic() -> list[SurfaceTool]:
     return [text_editor_tool()]
 
 
-DIALECTS: dict[str, Callable[[], list[SurfaceTool]]] = {
+SURFACES: dict[str, Callable[[], list[SurfaceTool]]] = {
     "edittools": _edittools,
     "claude-code": _claude_code,
     "anthropic": _anthropic,
     "mcp-filesystem": _mcp_filesystem,
     "codex": _codex,
 }
-"""Every dialect by name, each giving its tool surface."""
+"""Every tool surface by name, each giving its tools."""
 
 
-def surface(dialect: str) -> list[SurfaceTool]:
-    """The tools dialect `dialect` shows; raises ValueError for an unknown dialect."""
+def surface_tools(name: str) -> list[SurfaceTool]:
+    """The tools surface `name` shows; raises ValueError for an unknown surface."""
     try:
-        make = DIALECTS[dialect]
+        make = SURFACES[name]
     except KeyError:
-        known = ", ".join(DIALECTS)
-        raise ValueError(f"unknown dialect {dialect!r}; choose one of: {known}") from None
+        known = ", ".join(SURFACES)
+        raise ValueError(f"unknown surface {name!r}; choose one of: {known}") from None
     return make()

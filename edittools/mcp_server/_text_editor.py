@@ -1,4 +1,4 @@
-"""The `anthropic` dialect: one `str_replace_based_edit_tool` whose `command` picks the action.
+"""The `anthropic` surface: one `str_replace_based_edit_tool` whose `command` picks the action.
 
 `view` reads a file (or lists a folder), `create` writes one, `str_replace` edits, `insert` adds
 text after a line (the `insert` tool), `undo_edit` undoes: each command is one session call.
@@ -13,15 +13,16 @@ from pydantic import Field
 from edittools import Session
 from edittools.artifacts import ErrorArtifact, ToolResult
 from edittools.artifacts.builders import error_result
+from edittools.dialects import TEXT_EDITOR
 from edittools.mcp_server._listing import list_directory
-from edittools.mcp_server._tool import PATH_HELP, DialectParams, SurfaceTool, schema_of, validated
+from edittools.mcp_server._tool import PATH_HELP, SurfaceParams, SurfaceTool, schema_of, validated
 
-NAME = "str_replace_based_edit_tool"
+NAME = TEXT_EDITOR
 
 Command = Literal["view", "create", "str_replace", "insert", "undo_edit"]
 
 
-class TextEditorParams(DialectParams):
+class TextEditorParams(SurfaceParams):
     command: Command = Field(
         description="The action: view, create, str_replace, insert or undo_edit."
     )
@@ -103,7 +104,7 @@ def _view(session: Session, p: TextEditorParams) -> ToolResult:
 
 
 def text_editor_tool() -> SurfaceTool:
-    """The one tool of the `anthropic` dialect."""
+    """The one tool of the `anthropic` surface."""
     return SurfaceTool(
         name=NAME,
         title="View and edit files",

@@ -1,4 +1,4 @@
-"""What every dialect's tool is made of: its description for clients, and a call on a session."""
+"""What every surface's tool is made of: its description for clients, and a call on a session."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ Call = Callable[[Session, Mapping[str, Any]], ToolResult]
 
 @dataclass(frozen=True)
 class SurfaceTool:
-    """One tool as a dialect shows it: name, title, description, input schema, hints, and call."""
+    """One tool as a surface shows it: name, title, description, input schema, hints, and call."""
 
     name: str
     title: str
@@ -32,8 +32,8 @@ class SurfaceTool:
     idempotent: bool
 
 
-class DialectParams(BaseModel):
-    """Base of a dialect's parameter models: unknown fields are refused, wire names are aliases."""
+class SurfaceParams(BaseModel):
+    """Base of a surface's parameter models: unknown fields are refused, wire names are aliases."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -47,7 +47,7 @@ def schema_of(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def validated(
-    name: str, model: type[DialectParams], run: Callable[[Session, Any], ToolResult]
+    name: str, model: type[SurfaceParams], run: Callable[[Session, Any], ToolResult]
 ) -> Call:
     """A call that validates the arguments against `model` first and reports a misfit as an error."""
 

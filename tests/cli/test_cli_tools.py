@@ -173,3 +173,23 @@ def test_paths_outside_the_root_are_refused(root, capsys):
     (root.parent / "secret.txt").write_text("s\n")
     status, result = _json(capsys, root, "read", "../secret.txt")
     assert status == 1 and result.artifact.payload.code == "outside_root"
+
+
+def test_serve_parses_with_the_servers_own_parser(tmp_path, capsys):
+    """`edittools serve` and `python -m edittools.mcp_server` share one parser and its help."""
+    from edittools.mcp_server import serve_parser
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--help"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == serve_parser("edittools serve").format_help()
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--root", str(tmp_path), "--dialect", "vim"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'vim'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--root", str(tmp_path / "missing"), "--surface", "codex"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.startswith(
+        "edittools serve: error: Cannot open the sandbox root"
+    )

@@ -18,11 +18,11 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 
 @asynccontextmanager
-async def connected(root: Path, dialect: str | None = None) -> AsyncIterator[ClientSession]:
+async def connected(root: Path, surface: str | None = None) -> AsyncIterator[ClientSession]:
     """An initialised client session with `python -m edittools.mcp_server --root root`."""
     args = ["-m", "edittools.mcp_server", "--root", str(root)]
-    if dialect is not None:
-        args += ["--dialect", dialect]
+    if surface is not None:
+        args += ["--surface", surface]
     # A stdio child gets a minimal environment; the project is not installed, so point at it.
     env = {
         "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))

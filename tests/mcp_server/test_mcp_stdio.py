@@ -37,7 +37,7 @@ def git_apply_check(root: Path, patch: str, *, reverse: bool = False) -> None:
     assert done.returncode == 0, done.stderr.decode()
 
 
-def test_default_dialect_lists_tools_with_schemas_and_honest_hints(root: Path) -> None:
+def test_default_surface_lists_tools_with_schemas_and_honest_hints(root: Path) -> None:
     async def scenario() -> list[types.Tool]:
         async with connected(root) as client:
             return (await client.list_tools()).tools
@@ -64,7 +64,7 @@ def test_default_dialect_lists_tools_with_schemas_and_honest_hints(root: Path) -
     assert by_name["edit"].read_only_hint is False
 
 
-def test_default_dialect_read_edit_fail_patch_undo_round_trip(root: Path) -> None:
+def test_default_surface_read_edit_fail_patch_undo_round_trip(root: Path) -> None:
     patch = "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n"
 
     async def scenario() -> dict[str, types.CallToolResult]:
@@ -138,7 +138,7 @@ def test_default_dialect_read_edit_fail_patch_undo_round_trip(root: Path) -> Non
     assert "delete_everything" in text_of(no_tool)
 
 
-def test_claude_code_dialect_read_then_edit(root: Path) -> None:
+def test_claude_code_surface_read_then_edit(root: Path) -> None:
     async def scenario() -> tuple[list[str], types.CallToolResult, types.CallToolResult]:
         async with connected(root, "claude-code") as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -165,7 +165,7 @@ def test_claude_code_dialect_read_then_edit(root: Path) -> None:
     assert (root / "app.py").read_text() == SOURCE.replace("greet", "welcome")
 
 
-def test_anthropic_dialect_view_insert_and_replace(root: Path) -> None:
+def test_anthropic_surface_view_insert_and_replace(root: Path) -> None:
     tool = "str_replace_based_edit_tool"
 
     async def scenario() -> list[types.CallToolResult]:
@@ -196,7 +196,7 @@ def test_anthropic_dialect_view_insert_and_replace(root: Path) -> None:
     assert miss.structured_content["artifact"]["payload"]["code"] == "no_match"
 
 
-def test_mcp_filesystem_dialect_read_then_edit_with_a_git_style_diff(root: Path) -> None:
+def test_mcp_filesystem_surface_read_then_edit_with_a_git_style_diff(root: Path) -> None:
     edits = [{"oldText": "two", "newText": "2"}]
 
     async def scenario() -> tuple[list[types.CallToolResult], str]:
@@ -231,7 +231,7 @@ def test_mcp_filesystem_dialect_read_then_edit_with_a_git_style_diff(root: Path)
     git_apply_check(root, unified, reverse=True)  # the diff shown is the change made
 
 
-def test_codex_dialect_reads_nothing_and_applies_a_patch(root: Path) -> None:
+def test_codex_surface_reads_nothing_and_applies_a_patch(root: Path) -> None:
     patch = (
         "*** Begin Patch\n*** Update File: notes.txt\n@@\n one\n-two\n+zwei\n three\n"
         "*** Add File: new.txt\n+fresh\n*** End Patch\n"

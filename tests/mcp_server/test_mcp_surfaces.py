@@ -1,4 +1,4 @@
-"""The dialects' tool surfaces, called in process on real directories (the fast half)."""
+"""The tool surfaces, called in process on real directories (the fast half)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import edittools.mcp_server as mcp_server
 from edittools._session import Session
 from edittools.artifacts import ToolResult
 from edittools.dialects import result_to_call_tool_result
-from edittools.mcp_server import DIALECTS, output_schema, serve, surface
+from edittools.mcp_server import SURFACES, output_schema, serve, serve_parser, surface_tools
 
 
-def tool(dialect: str, name: str) -> mcp_server.SurfaceTool:
-    return next(t for t in surface(dialect) if t.name == name)
+def tool(surface: str, name: str) -> mcp_server.SurfaceTool:
+    return next(t for t in surface_tools(surface) if t.name == name)
 
 
 def code_of(result: ToolResult) -> str | None:
@@ -53,8 +53,8 @@ def test_all_is_sorted_and_exactly_the_public_names() -> None:
     assert set(mcp_server.__all__) == public
 
 
-def test_dialects_show_the_names_agents_are_trained_on() -> None:
-    names = {d: [t.name for t in surface(d)] for d in DIALECTS}
+def test_surfaces_show_the_names_agents_are_trained_on() -> None:
+    names = {d: [t.name for t in surface_tools(d)] for d in SURFACES}
     assert names == {
         "edittools": ["read", "write", "edit", "multi_edit", "apply_patch", "undo"],
         "claude-code": ["Read", "Write", "Edit"],
@@ -62,27 +62,39 @@ def test_dialects_show_the_names_agents_are_trained_on() -> None:
         "mcp-filesystem": ["read_text_file", "write_file", "edit_file"],
         "codex": ["apply_patch"],
     }
-    readers = {(d, t.name) for d in DIALECTS for t in surface(d) if t.read_only}
+    readers = {(d, t.name) for d in SURFACES for t in surface_tools(d) if t.read_only}
     assert readers == {
         ("edittools", "read"),
         ("claude-code", "Read"),
         ("mcp-filesystem", "read_text_file"),
     }
-    for d in DIALECTS:
-        for t in surface(d):
+    for d in SURFACES:
+        for t in surface_tools(d):
             assert t.title and t.description
             assert t.input_schema["type"] == "object"
             assert t.input_schema["additionalProperties"] is False
             assert t.read_only or t.destructive  # every changing tool here may overwrite text
 
 
-def test_unknown_dialect_or_transport_is_refused_before_serving(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="unknown dialect 'vim'"):
-        surface("vim")
-    with pytest.raises(ValueError, match="unknown dialect"):
-        serve(str(tmp_path), dialect="vim")
+def test_unknown_surface_or_transport_is_refused_before_serving(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown surface 'vim'"):
+        surface_tools("vim")
+    with pytest.raises(ValueError, match="unknown surface"):
+        serve(str(tmp_path), surface="vim")
     with pytest.raises(ValueError, match="unknown transport 'carrier-pigeon'"):
         serve(str(tmp_path), transport="carrier-pigeon")
+
+
+def test_serve_arguments_take_surface_or_its_older_spelling_dialect() -> None:
+    parser = serve_parser("serve")
+    assert parser.parse_args(["--root", "."]).surface == "edittools"
+    assert parser.parse_args(["--root", ".", "--surface", "codex"]).surface == "codex"
+    args = parser.parse_args(
+        ["--root", "r", "--dialect", "anthropic", "--deny", "a", "--deny", "b"]
+    )
+    assert (args.root, args.surface, args.deny) == ("r", "anthropic", ["a", "b"])
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--root", ".", "--surface", "vim"])
 
 
 def test_output_schema_accepts_every_kind_of_result_and_refuses_a_broken_one(
