@@ -68,11 +68,6 @@ class BaselineTable:
         with self._lock:
             self._baselines[rel] = baseline
 
-    def forget(self, rel: str) -> None:
-        """Drop the entry of `rel` (the fallback is asked again)."""
-        with self._lock:
-            self._baselines.pop(rel, None)
-
     def below(self, folder: str) -> list[str]:
         """The paths under `folder` that have a baseline."""
         prefix = folder.rstrip("/") + "/"

@@ -151,10 +151,6 @@ class Watcher:
         self._baselines.set(rel, current)
         return current
 
-    def untrack(self, path: str) -> None:
-        """Forget the baseline of `path` (its later changes are reported without an old side)."""
-        self._baselines.forget(path)
-
     def baseline(self, path: str) -> Baseline | None:
         """The baseline kept for a root-relative path, if any."""
         return self._baselines.get(path)

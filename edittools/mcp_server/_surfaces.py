@@ -26,16 +26,8 @@ from edittools.dialects import (
     FS_WRITE_FILE,
 )
 from edittools.mcp_server._text_editor import text_editor_tool
-from edittools.mcp_server._tool import (
-    PATH_HELP,
-    Call,
-    SurfaceParams,
-    SurfaceTool,
-    like,
-    schema_of,
-    validated,
-)
-from edittools.tools import TOOLS
+from edittools.mcp_server._tool import Call, SurfaceTool, like, schema_of, validated
+from edittools.tools import PATH_HELP, TOOLS, ToolParams
 
 # The default surface: the catalogue as it is.
 
@@ -75,7 +67,7 @@ def _edittools() -> list[SurfaceTool]:
 # claude-code: Read, Write, Edit.
 
 
-class ClaudeReadParams(SurfaceParams):
+class ClaudeReadParams(ToolParams):
     file_path: str = Field(description=PATH_HELP)
     offset: int | None = Field(
         default=None, description="Line number to start reading from (1-based)."
@@ -83,12 +75,12 @@ class ClaudeReadParams(SurfaceParams):
     limit: int | None = Field(default=None, description="Number of lines to read.")
 
 
-class ClaudeWriteParams(SurfaceParams):
+class ClaudeWriteParams(ToolParams):
     file_path: str = Field(description=PATH_HELP)
     content: str = Field(description="The complete content to write to the file.")
 
 
-class ClaudeEditParams(SurfaceParams):
+class ClaudeEditParams(ToolParams):
     file_path: str = Field(description=PATH_HELP)
     old_string: str = Field(
         description="The text to replace, copied from the file without line numbers."
@@ -142,23 +134,23 @@ def _claude_code() -> list[SurfaceTool]:
 # mcp-filesystem: read_text_file, write_file, edit_file.
 
 
-class FsReadParams(SurfaceParams):
+class FsReadParams(ToolParams):
     path: str = Field(description=PATH_HELP)
     head: int | None = Field(default=None, ge=1, description="Read only the first N lines.")
     tail: int | None = Field(default=None, ge=1, description="Read only the last N lines.")
 
 
-class FsWriteParams(SurfaceParams):
+class FsWriteParams(ToolParams):
     path: str = Field(description=PATH_HELP)
     content: str = Field(description="The complete content to write to the file.")
 
 
-class FsEdit(SurfaceParams):
+class FsEdit(ToolParams):
     old_text: str = Field(alias="oldText", description="Text to find; must match exactly once.")
     new_text: str = Field(alias="newText", description="Text to put in its place.")
 
 
-class FsEditParams(SurfaceParams):
+class FsEditParams(ToolParams):
     path: str = Field(description=PATH_HELP)
     edits: list[FsEdit] = Field(min_length=1, description="Edits applied in order, all or none.")
     dry_run: bool = Field(
@@ -240,7 +232,7 @@ def _mcp_filesystem() -> list[SurfaceTool]:
 # codex: apply_patch.
 
 
-class CodexPatchParams(SurfaceParams):
+class CodexPatchParams(ToolParams):
     input: str = Field(
         description="The patch, from '*** Begin Patch' to '*** End Patch' (a unified diff also works)."
     )

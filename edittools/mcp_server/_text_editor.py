@@ -15,14 +15,15 @@ from edittools.artifacts import ErrorArtifact, ToolResult
 from edittools.artifacts.builders import error_result
 from edittools.dialects import TEXT_EDITOR
 from edittools.mcp_server._listing import list_directory
-from edittools.mcp_server._tool import PATH_HELP, SurfaceParams, SurfaceTool, schema_of, validated
+from edittools.mcp_server._tool import SurfaceTool, schema_of, validated
+from edittools.tools import PATH_HELP, ToolParams
 
 NAME = TEXT_EDITOR
 
 Command = Literal["view", "create", "str_replace", "insert", "undo_edit"]
 
 
-class TextEditorParams(SurfaceParams):
+class TextEditorParams(ToolParams):
     command: Command = Field(
         description="The action: view, create, str_replace, insert or undo_edit."
     )

@@ -6,13 +6,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from edittools import Session, ToolError
 from edittools.artifacts import ToolResult
-from edittools.tools import TOOLS
-
-PATH_HELP = "Path of the file: absolute inside the workspace root, or relative to it."
+from edittools.tools import TOOLS, ToolParams
 
 Call = Callable[[Session, Mapping[str, Any]], ToolResult]
 
@@ -32,12 +30,6 @@ class SurfaceTool:
     idempotent: bool
 
 
-class SurfaceParams(BaseModel):
-    """Base of a surface's parameter models: unknown fields are refused, wire names are aliases."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
 def schema_of(model: type[BaseModel]) -> dict[str, Any]:
     """The input schema of a parameter model, with wire names; the tool description says the rest."""
     schema = model.model_json_schema(by_alias=True)
@@ -47,7 +39,7 @@ def schema_of(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def validated(
-    name: str, model: type[SurfaceParams], run: Callable[[Session, Any], ToolResult]
+    name: str, model: type[ToolParams], run: Callable[[Session, Any], ToolResult]
 ) -> Call:
     """A call that validates the arguments against `model` first and reports a misfit as an error."""
 

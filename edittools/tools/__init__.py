@@ -2,10 +2,20 @@
 
 This is the surface the facade and the faces use: the catalogue (`TOOLS`, what models are shown;
 `OPERATIONS`, everything the runner runs), function-calling `definitions`, and `run_tool`, the one
-place where tool failures become error results.
+place where tool failures become error results; `ToolParams`, the base of every agent input
+model, and `PATH_HELP`, the one description of a path parameter.
 """
 
 from edittools.tools._catalog import OPERATIONS, TOOLS, ToolSpec, definitions
+from edittools.tools._params import PATH_HELP, ToolParams
 from edittools.tools._runner import run_tool
 
-__all__ = ["OPERATIONS", "TOOLS", "ToolSpec", "definitions", "run_tool"]
+__all__ = [
+    "OPERATIONS",
+    "PATH_HELP",
+    "TOOLS",
+    "ToolParams",
+    "ToolSpec",
+    "definitions",
+    "run_tool",
+]

@@ -8,9 +8,10 @@ PATH_HELP = "File path, relative to the workspace root (or absolute inside it)."
 
 
 class ToolParams(BaseModel):
-    """Base of tool parameters: unknown fields are refused so typos surface as errors."""
+    """Base of every agent input model, ours and the MCP surfaces': unknown fields are refused so
+    typos surface as errors, and a field with a wire spelling (an alias) takes its Python name too."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class ReadParams(ToolParams):
@@ -77,14 +78,3 @@ class UndoParams(ToolParams):
     """Restore a file to its content before this session's last change to it."""
 
     path: str = Field(description=PATH_HELP)
-
-
-TOOL_PARAMS: dict[str, type[ToolParams]] = {
-    "read": ReadParams,
-    "write": WriteParams,
-    "edit": EditParams,
-    "multi_edit": MultiEditParams,
-    "apply_patch": ApplyPatchParams,
-    "undo": UndoParams,
-}
-"""Every tool's parameter model, by tool name."""

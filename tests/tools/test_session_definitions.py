@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from edittools import Session
-from edittools.tools._params import TOOL_PARAMS
+from edittools.tools import TOOLS
 
 NAMES = ["read", "write", "edit", "multi_edit", "apply_patch", "undo"]
 
@@ -34,7 +34,7 @@ def test_schemas_are_the_parameter_models(style: str) -> None:
     for d in Session.tool_definitions(style):
         name = d["name"] if style == "anthropic" else d["function"]["name"]
         schema = d["input_schema"] if style == "anthropic" else d["function"]["parameters"]
-        expected = TOOL_PARAMS[name].model_json_schema()
+        expected = TOOLS[name].params.model_json_schema()
         assert schema["properties"] == expected["properties"]
         assert schema.get("required", []) == expected.get("required", [])
         for field in schema["properties"].values():
