@@ -1,4 +1,4 @@
-"""Commands that show things: diff, preview, report, log, schema."""
+"""Commands that show things: diff, preview, report, schema."""
 
 from __future__ import annotations
 
