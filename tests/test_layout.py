@@ -1,4 +1,10 @@
-"""The project's shape: imports flow one way, public surfaces are exactly their `__all__`."""
+"""The project's shape (DESIGN.md "Layout"), checked on the source of every module.
+
+Imports are read from each module's syntax tree, lazy ones inside functions included: every
+package sits in a layer that may import only the layers listed for it, no modules import each
+other in a circle, a private (`_x`) module or name is used only inside the package that owns it,
+and each public package exports exactly its `__all__`.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,9 @@ import pkgutil
 import subprocess
 import sys
 import types
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -15,13 +24,235 @@ import pytest
 import edittools
 import sandbox
 
+ROOT = Path(edittools.__file__).parent.parent
+PACKAGES = ("sandbox", "edittools")
+
+# Each layer and the module prefixes it holds; a module belongs to the longest prefix it matches.
+LAYER_OF_PREFIX = {
+    "sandbox": "sandbox",
+    "edittools.artifacts": "artifacts",
+    "edittools.diff": "diff",
+    "edittools._workspace": "state",
+    "edittools._external": "state",
+    "edittools._errors": "state",
+    "edittools._options": "state",
+    "edittools.tools": "tools",
+    "edittools._session": "session",
+    "edittools.dialects": "dialects",
+    "edittools": "facade",  # the package's own __init__: Session, ToolResult, adapt, ...
+    "edittools.render": "render",
+    "edittools.mcp_server": "mcp_server",
+    "edittools.cli": "cli",
+}
+
+# Which other layers each layer may import, bottom to top.
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "sandbox": frozenset(),
+    "artifacts": frozenset(),
+    "diff": frozenset({"artifacts"}),
+    "state": frozenset({"sandbox", "artifacts", "diff"}),
+    "tools": frozenset({"sandbox", "artifacts", "diff", "state"}),
+    "session": frozenset({"sandbox", "artifacts", "diff", "state", "tools"}),
+    "dialects": frozenset({"artifacts", "diff"}),
+    "facade": frozenset({"artifacts", "state", "session", "dialects"}),
+    "render": frozenset({"artifacts", "diff"}),
+    "mcp_server": frozenset(
+        {"sandbox", "artifacts", "diff", "tools", "dialects", "facade", "render"}
+    ),
+    "cli": frozenset(
+        {"sandbox", "artifacts", "diff", "tools", "dialects", "facade", "render", "mcp_server"}
+    ),
+}
+
+FACES = frozenset({"mcp_server", "cli"})
+"""They adapt: even `edittools`' own private modules (state, session) are not theirs to import."""
+
+
+@dataclass(frozen=True)
+class Import:
+    """One imported module (`target`) and the dotted name the statement reaches (`reached`)."""
+
+    source: str
+    target: str
+    reached: str
+    line: int
+
+
+@cache
+def modules() -> dict[str, Path]:
+    """Every module of the project's packages by dotted name, packages by their own name."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def imports_of(name: str) -> Iterator[Import]:
+    """The project modules `name` imports, anywhere in its source (lazy imports too)."""
+    path = modules()[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield from _project(name, alias.name, alias.name, node.lineno)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                origin = ".".join(base + ([node.module] if node.module else []))
+            else:
+                origin = node.module or ""
+            for alias in node.names:
+                reached = f"{origin}.{alias.name}"
+                target = reached if reached in modules() else origin
+                yield from _project(name, target, reached, node.lineno)
+
+
+def _project(source: str, target: str, reached: str, line: int) -> Iterator[Import]:
+    if target.split(".")[0] in PACKAGES:
+        yield Import(source, _known(target), reached, line)
+
+
+def _known(target: str) -> str:
+    """The module a dotted name lands in (`import a.b.c` where c is a name lands in a.b)."""
+    while target not in modules() and "." in target:
+        target = target.rpartition(".")[0]
+    return target
+
+
+def layer(name: str) -> str:
+    prefix = max(
+        (p for p in LAYER_OF_PREFIX if name == p or name.startswith(p + ".")),
+        key=len,
+    )
+    return LAYER_OF_PREFIX[prefix]
+
+
+def private_owner(dotted: str) -> str | None:
+    """The package that owns a private name (the part before the first `_x`), or None if public."""
+    parts = dotted.split(".")
+    for i, part in enumerate(parts):
+        if part.startswith("_") and not (part.startswith("__") and part.endswith("__")):
+            return ".".join(parts[:i])
+    return None
+
+
+def inside(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def all_imports() -> list[Import]:
+    return [imp for name in modules() for imp in imports_of(name)]
+
+
+def layer_violations(imports: list[Import]) -> list[str]:
+    bad = []
+    for imp in imports:
+        src, dst = layer(imp.source), layer(imp.target)
+        if src == dst:
+            continue
+        if dst not in MAY_IMPORT[src]:
+            bad.append(f"{imp.source}:{imp.line} ({src}) imports {imp.target} ({dst})")
+    return bad
+
+
+def privacy_violations(imports: list[Import]) -> list[str]:
+    bad = []
+    for imp in imports:
+        owner = private_owner(imp.reached)
+        if owner is None:
+            continue
+        # A face may reach only its own privates, not even those of `edittools` itself.
+        own = inside(imp.source, owner) and not (
+            layer(imp.source) in FACES and not inside(owner, _package_of(imp.source))
+        )
+        if not own:
+            bad.append(f"{imp.source}:{imp.line} reaches {imp.reached}, private to {owner}")
+    return bad
+
+
+def _package_of(name: str) -> str:
+    """The face package a module belongs to (`edittools.cli._tools` -> `edittools.cli`)."""
+    return ".".join(name.split(".")[:2])
+
+
+def cycles(imports: list[Import]) -> list[list[str]]:
+    """The import circles among modules (strongly connected groups of more than one module)."""
+    graph: dict[str, set[str]] = {name: set() for name in modules()}
+    for imp in imports:
+        if imp.target != imp.source:
+            graph[imp.source].add(imp.target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm; the graph is a few hundred modules
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    return found
+
+
+def test_every_module_is_in_a_layer() -> None:
+    assert set(MAY_IMPORT) == set(LAYER_OF_PREFIX.values())
+    for name in modules():
+        assert layer(name) in MAY_IMPORT, name
+
+
+def test_imports_reach_only_the_layers_below() -> None:
+    """Each layer imports only what the table allows: leaves know no tools, tools no faces."""
+    assert layer_violations(all_imports()) == []
+
+
+def test_no_module_imports_another_packages_private_modules() -> None:
+    """Private modules and names are for their own package; faces use public surfaces only."""
+    assert privacy_violations(all_imports()) == []
+
+
+def test_no_import_circles_among_modules() -> None:
+    assert cycles(all_imports()) == []
+
+
+def test_lazy_imports_inside_functions_are_seen() -> None:
+    """The reader finds an import inside a function (the CLI imports the MCP server lazily)."""
+    lazy = [i for i in imports_of("edittools.cli._tools") if i.target == "edittools.mcp_server"]
+    assert lazy
+
+
 PUBLIC_PACKAGES = [
     "sandbox",
     "edittools",
     "edittools.artifacts",
     "edittools.diff",
+    "edittools.tools",
     "edittools.render",
     "edittools.dialects",
+    "edittools.mcp_server",
 ]
 
 
@@ -45,10 +276,10 @@ def test_all_is_exactly_the_public_names(name: str) -> None:
     assert set(exported) == _public_names(module)
 
 
-def _modules(package: types.ModuleType) -> list[str]:
+def _sandbox_modules() -> list[str]:
     return [
         info.name
-        for info in pkgutil.walk_packages(package.__path__, prefix=package.__name__ + ".")
+        for info in pkgutil.walk_packages(sandbox.__path__, prefix="sandbox.")
         if not info.name.endswith("__main__")
     ]
 
@@ -57,52 +288,15 @@ def test_sandbox_never_imports_edittools() -> None:
     """Every sandbox module, imported alone in a fresh interpreter, loads no edittools module."""
     code = (
         "import importlib, sys\n"
-        f"for name in {_modules(sandbox)!r}:\n"
+        f"for name in {_sandbox_modules()!r}:\n"
         "    importlib.import_module(name)\n"
         "leaked = sorted(m for m in sys.modules if m.split('.')[0] == 'edittools')\n"
         "print(','.join(leaked))\n"
     )
-    root = Path(sandbox.__file__).parent.parent
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.strip() == ""
-
-
-def _imports_of(path: Path) -> set[str]:
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-    return names
-
-
-LAYERS = {
-    # package: module prefixes it must never import
-    "edittools/artifacts": ("edittools.tools", "edittools._session", "edittools._workspace",
-                            "edittools.cli", "edittools.mcp_server", "edittools.render",
-                            "edittools.diff", "edittools.dialects"),
-    "edittools/diff": ("edittools.tools", "edittools._session", "edittools._workspace",
-                       "edittools.cli", "edittools.mcp_server", "edittools.render",
-                       "edittools.dialects", "sandbox"),
-    "edittools/tools": ("edittools._session", "edittools.cli", "edittools.mcp_server",
-                        "edittools.render", "edittools.dialects"),
-    "edittools/render": ("edittools.tools", "edittools._session", "edittools.cli",
-                         "edittools.mcp_server"),
-}  # fmt: skip
-
-
-@pytest.mark.parametrize("package", sorted(LAYERS))
-def test_imports_flow_one_way(package: str) -> None:
-    """Leaves know no tools, tools know no facade or faces (checked on each module's imports)."""
-    root = Path(edittools.__file__).parent.parent
-    forbidden = LAYERS[package]
-    for path in sorted((root / package).rglob("*.py")):
-        where = path.relative_to(root).as_posix()
-        bad = {name for name in _imports_of(path) if name.startswith(forbidden)}
-        assert not bad, f"{where} imports {sorted(bad)}"
 
 
 @pytest.mark.parametrize("package", [sandbox, edittools])
