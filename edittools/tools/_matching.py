@@ -14,19 +14,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from math import gcd
 
 from edittools._errors import ToolError
 from edittools.tools._closest import describe_miss
-from edittools.tools._textlines import (
-    Lines,
-    Normalizer,
-    fold_and_strip,
-    indent_of,
-    split_old,
-    strip_both,
-    strip_trailing,
-)
+from edittools.tools._linemap import LineMap, Unmappable
+from edittools.tools._numbering import numbered
+from edittools.tools._textlines import LINE_TIERS, Lines, Tier, split_old
 
 TIERS = (
     "exact",
@@ -37,17 +30,14 @@ TIERS = (
     "line_numbers",
 )
 
-_LINE_TIERS: tuple[tuple[str, Normalizer, bool], ...] = (
-    ("trailing_whitespace", strip_trailing, False),
-    ("indentation", strip_both, True),
-    ("unicode_punctuation", fold_and_strip, True),
-)
-
 # A `cat -n` style prefix: right-aligned number then a tab, or "12→" / "12:" as other readers
 # print them. A bare number is a copied blank line whose tab was lost.
-_LINE_NUMBER = re.compile(r" *(\d+)(?:\t| ?→ ?|: ?|$)")
+# The separator is taken alone: a space after it is the line's own indentation, and whatever
+# else differs is forgiven by the indentation mapping like any other drift.
+_LINE_NUMBER = re.compile(r" *(\d+)(?:\t|→|:|$)")
 
 _MAX_LISTED = 20
+_MAX_WINDOW = 40
 
 # What punctuation folding produces; text between these survives folding unchanged.
 _FOLDED = re.compile(r"[\s'\"\-.]+")
@@ -151,46 +141,87 @@ def _newlines(text: str, old: str, new: str) -> Match | None:
 
 def _tolerant(lines: Lines, old: str, new: str) -> Match | None:
     old_lines, ends_nl = split_old(old)
-    for tier, norm, reindent in _LINE_TIERS:
-        match = _line_tier(lines, tier, norm, old_lines, ends_nl, new, reindent)
-        if match is not None:
-            return match
-    stripped = _strip_line_numbers(old_lines)
-    if stripped is None:
-        return None
     new_lines, new_nl = split_old(new)
-    new_stripped = _strip_line_numbers(new_lines)
-    if new_stripped is not None:
-        new = "\n".join(new_stripped) + ("\n" if new_nl else "")
-    for _, norm, _ in _LINE_TIERS:
-        match = _line_tier(lines, "line_numbers", norm, stripped, ends_nl, new, True)
+    match = _line_tiers(lines, old_lines, ends_nl, new_lines, new_nl, None)
+    if match is not None:
+        return match
+    # A reader may print a space after the number's separator; it is taken as the line's own
+    # first column unless only its removal gives lines the mapping can place.
+    refusal: ToolError | None = None
+    for space in (False, True):
+        stripped = _strip_line_numbers(old_lines, space)
+        if stripped is None:
+            continue
+        new_stripped = _strip_line_numbers(new_lines, space)
+        try:
+            match = _line_tiers(
+                lines, stripped, ends_nl, new_stripped or new_lines, new_nl, "line_numbers"
+            )
+        except ToolError as exc:
+            refusal = refusal or exc
+            continue
         if match is not None:
             return match
+    if refusal is not None:
+        raise refusal
     return None
 
 
-def _line_tier(
+def _line_tiers(
     lines: Lines,
-    tier: str,
-    norm: Normalizer,
     old_lines: list[str],
     ends_nl: bool,
-    new: str,
-    reindent: bool,
+    new_lines: list[str],
+    new_nl: bool,
+    name: str | None,
 ) -> Match | None:
+    """The first line tier that finds old_lines, with new_lines carried through its mapping.
+
+    Raises `ToolError` (`no_match`) when the tier finds the lines but its mapping does not
+    determine how new_lines are written: a looser tier would map them no better.
+    """
+    m = len(old_lines)
+    for tier in LINE_TIERS:
+        hits = _hits(lines, tier, old_lines)
+        if not hits:
+            continue
+        spans = []
+        replacements = []
+        for i in hits:
+            last = i + m - 1
+            found = lines.contents[i : i + m]
+            try:
+                mapping = LineMap(old_lines, found, indentation=tier.indentation, fold=tier.fold)
+                repl = "\n".join(mapping.transfer(new_lines)) if new_lines != [""] else ""
+            except Unmappable as exc:
+                raise _unmappable(lines, i, m, name or tier.name, exc.reason) from None
+            if new_nl:
+                repl += "\n"
+            if ends_nl and not lines.has_ending(last) and repl.endswith("\n"):
+                repl = repl[:-1]  # the file's last line has no newline: keep it that way
+            end = lines.starts[last + 1] if ends_nl else lines.content_end(last)
+            spans.append((lines.starts[i], end))
+            replacements.append(repl)
+        return Match(name or tier.name, tuple(spans), tuple(replacements))
+    return None
+
+
+def _hits(lines: Lines, tier: Tier, old_lines: list[str]) -> list[int]:
+    """Start lines of the non-overlapping places where old_lines occur under the tier."""
+    norm = tier.normalize
     want = [norm(line) for line in old_lines]
     m = len(want)
     if m > len(lines):
-        return None
+        return []
     # Search on the longest line: it is the one least likely to occur by chance.
     anchor = max(range(m), key=lambda j: len(want[j]))
     # A matching line holds the anchor's text verbatim (only whitespace and punctuation are
     # forgiven), so one substring test can rule a tier out before any per-line work.
     probe = want[anchor]
-    if norm is fold_and_strip:
+    if tier.fold is not None:
         probe = max(_FOLDED.split(probe), key=len)
     if probe not in lines.text:
-        return None
+        return []
     have = [norm(line) for line in lines.contents]
     hits: list[int] = []
     k = anchor - 1
@@ -202,29 +233,16 @@ def _line_tier(
         i = k - anchor
         if i < 0 or i + m > len(lines) or (hits and i < hits[-1] + m):
             continue
-        if have[i : i + m] == want and (
-            not reindent or _same_shape(old_lines, lines.contents[i : i + m])
-        ):
+        if have[i : i + m] == want:
             hits.append(i)
-    if not hits:
-        return None
-    spans = []
-    replacements = []
-    for i in hits:
-        last = i + m - 1
-        end = lines.starts[last + 1] if ends_nl else lines.content_end(last)
-        repl = new
-        if reindent:
-            repl = _reindent(repl, old_lines, lines.contents[i : i + m])
-        if ends_nl and not lines.has_ending(last) and repl.endswith("\n"):
-            repl = repl[:-1]  # the file's last line has no newline: keep it that way
-        spans.append((lines.starts[i], end))
-        replacements.append(repl)
-    return Match(tier, tuple(spans), tuple(replacements))
+    return hits
 
 
-def _strip_line_numbers(old_lines: list[str]) -> list[str] | None:
-    """The lines without `cat -n` prefixes, or None unless every line has one, numbered in a row."""
+def _strip_line_numbers(old_lines: list[str], space: bool) -> list[str] | None:
+    """The lines without `cat -n` prefixes, or None unless every line has one, numbered in a row.
+
+    With `space`, one space after each separator belongs to the prefix (every line must have it).
+    """
     out = []
     expected = None
     for line in old_lines:
@@ -235,88 +253,30 @@ def _strip_line_numbers(old_lines: list[str]) -> list[str] | None:
         if expected is not None and number != expected:
             return None
         expected = number + 1
-        out.append(line[m.end() :])
+        rest = line[m.end() :]
+        if space:
+            if not rest.startswith(" "):
+                return None
+            rest = rest[1:]
+        out.append(rest)
     return out
 
 
-def _same_shape(old_lines: list[str], found: list[str]) -> bool:
-    """Whether old_string keeps the found block's relative indentation, up to the base and unit.
-
-    Re-indenting `new_string` is only safe when old_string's lines are nested like the file's: a
-    flattened or reshuffled old_string would make a re-indented replacement silently wrong, so such
-    a place is not a match (the miss then shows the closest lines and says indentation differs).
-    """
-    pairs = [(o, f) for o, f in zip(old_lines, found, strict=True) if o.strip()]
-
-    def widths(texts: list[str]) -> list[int]:
-        return [len(indent_of(t).expandtabs(8)) for t in texts]
-
-    old_w = widths([o for o, _ in pairs])
-    found_w = widths([f for _, f in pairs])
-    return all(
-        (a < b) == (c < d) and (a == b) == (c == d)
-        for (a, c), (b, d) in zip(
-            zip(old_w, found_w, strict=True), zip(old_w[1:], found_w[1:], strict=True), strict=False
-        )
-    ) and all((a < old_w[0]) == (c < found_w[0]) for a, c in zip(old_w, found_w, strict=True))
-
-
-def _reindent(new: str, old_lines: list[str], found: list[str]) -> str:
-    """Move `new` to the found block's indentation, keeping its relative indentation.
-
-    The first non-blank line of old_string and of the found block fix the base of each side;
-    every line of `new` keeps its offset from the old base, written in the found block's style
-    (tabs or spaces).
-    """
-    pairs = [(o, f) for o, f in zip(old_lines, found, strict=True) if o.strip()]
-    if not pairs or all(indent_of(o) == indent_of(f) for o, f in pairs):
-        return new
-    old_base, found_base = indent_of(pairs[0][0]), indent_of(pairs[0][1])
-    new_lines = new.split("\n")
-    src_indents = [indent_of(line) for line in [*old_lines, *new_lines] if line.strip()]
-    found_indents = [indent_of(f) for f in found if f.strip()]
-    to_tabs = any("\t" in s for s in found_indents) and not any(" " in s for s in found_indents)
-    to_spaces = not any("\t" in s for s in found_indents)
-    src_unit = _space_unit(src_indents)
-    dst_unit = _space_unit(found_indents)
-
-    def width(s: str) -> int:
-        return sum(src_unit if c == "\t" else 1 for c in s)
-
-    def render(rel: str) -> str:
-        if to_tabs and " " in rel:
-            tabs, spaces = divmod(width(rel), src_unit)
-            return "\t" * tabs + " " * spaces
-        if to_spaces and "\t" in rel:
-            return rel.replace("\t", " " * dst_unit)
-        return rel
-
-    out = []
-    for line in new_lines:
-        if not line.strip():
-            out.append(line)
-            continue
-        ind = indent_of(line)
-        if ind.startswith(old_base):
-            out.append(found_base + render(ind[len(old_base) :]) + line[len(ind) :])
-            continue
-        # Less indented than old_string's first line: remove the same width from the base.
-        cut = width(old_base) - width(ind)
-        base = found_base
-        while cut > 0 and base:
-            cut -= src_unit if base[-1] == "\t" else 1
-            base = base[:-1]
-        out.append(base + line[len(ind) :])
-    return "\n".join(out)
-
-
-def _space_unit(indents: list[str]) -> int:
-    """The indentation step of space-indented lines (4 when it cannot be told)."""
-    step = 0
-    for s in indents:
-        if s and "\t" not in s:
-            step = gcd(step, len(s))
-    return step if step > 1 else 4
+def _unmappable(lines: Lines, i: int, m: int, tier: str, reason: str) -> ToolError:
+    region = lines.contents[i : i + m]
+    return ToolError(
+        "no_match",
+        f"old_string matches lines {i + 1}-{i + m} only with tolerance {tier}, but "
+        f"{reason}, so the edit was not applied. The lines are:\n"
+        + numbered(region[:_MAX_WINDOW], i + 1)
+        + "\nHint: copy old_string from these lines exactly, and indent new_string as the file "
+        "does.",
+        {
+            "closest": describe_miss(lines, "\n".join(region)),
+            "match": tier,
+            "reason": reason,
+        },
+    )
 
 
 def _line_of(text: str, spans: tuple[tuple[int, int], ...]) -> list[int]:

@@ -3,38 +3,27 @@
 Lines are split on `\\n` only and compared without a trailing `\\r`, except in a file that uses
 lone CRs only, which is split on `\\r` (as `Lines.of` does). Context lines and every untouched
 line keep their own bytes and line ending; added lines take the file's dominant newline style
-(a lone CR in a CR-only file). Context is compared exactly first, then ignoring trailing
-whitespace, then trimmed, then with Unicode punctuation folded; the tier returned says which was
-needed.
+(a lone CR in a CR-only file). Context is compared exactly first, then through the line tiers `edit`
+uses (trailing whitespace, indentation, Unicode punctuation); the tier returned says which was
+needed, and a tolerated hunk's added lines go through the same line mapping as `edit`'s new lines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
 from edittools._errors import ToolError
 from edittools.diff import DiffError, FilePatch, PatchHunk, is_unified, parse_unified
 from edittools.tools._closest import describe_miss
+from edittools.tools._lineindex import TIERS, LineIndex
+from edittools.tools._linemap import LineMap, Unmappable
 from edittools.tools._patch_codex import is_codex, parse_codex
-from edittools.tools._textlines import (
-    Lines,
-    Normalizer,
-    fold_and_strip,
-    identity,
-    strip_both,
-    strip_trailing,
-)
+from edittools.tools._textlines import Lines, fold_and_strip
 
 __all__ = ["PATCH_TIERS", "FilePatch", "PatchHunk", "apply_file_patch", "parse_patch"]
 
-PATCH_TIERS: tuple[tuple[str, Normalizer], ...] = (
-    ("exact", identity),
-    ("trailing_whitespace", strip_trailing),
-    ("trimmed", strip_both),
-    ("unicode_punctuation", fold_and_strip),
-)
-_TIER_NAMES = [name for name, _ in PATCH_TIERS]
+# Tiers in order: exact, then the line tiers `edit` uses, under the same names.
+PATCH_TIERS = tuple(tier.name for tier in TIERS)
 
 
 def parse_patch(text: str) -> list[FilePatch]:
@@ -107,17 +96,22 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
     pos = 0
     worst = 0
     delta = 0  # how far the unified hunks found so far sit from their stated lines
+    index = LineIndex(contents)
     for number, hunk in enumerate(hunks, 1):
         old = [_body(line) for line in hunk.lines if line[0] in " -"]
-        found = _locate(contents, old, hunk, pos, delta)
+        found = _locate(index, old, hunk, pos, delta)
         if found is None:
             raise _conflict(old_text, fp, number, hunk, old)
         at, tier = found
         worst = max(worst, tier)
         if hunk.old_start is not None:
             delta = at - _stated(hunk)
+        added = [_body(line) for line in hunk.lines if line[0] == "+"]
+        if tier and added:
+            added = _map_added(old_text, fp, number, hunk, old, contents[at : at + len(old)], tier)
         out += [(c, e, False) for c, e in zip(contents[pos:at], endings[pos:at], strict=True)]
         k = at
+        new_lines = iter(added)
         for line in hunk.lines:
             if line[0] == " ":
                 out.append((contents[k], endings[k], False))
@@ -125,7 +119,7 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
             elif line[0] == "-":
                 k += 1
             else:
-                out.append((_body(line), nl, True))
+                out.append((next(new_lines), nl, True))
         pos = k
         if k == len(contents) and out and hunk.new_no_newline:
             out[-1] = (out[-1][0], "", out[-1][2])
@@ -133,7 +127,7 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
     if out and out[-1][2] and raw and not final_newline and hunks[-1].old_start is None:
         out[-1] = (out[-1][0], "", True)  # a Codex patch cannot say: keep the missing newline
     text = "".join(c + (e or nl if k < len(out) - 1 else e) for k, (c, e, _) in enumerate(out))
-    return text, _TIER_NAMES[worst]
+    return text, PATCH_TIERS[worst]
 
 
 def _split_cr(hunk: PatchHunk) -> PatchHunk:
@@ -186,67 +180,73 @@ def _stated(hunk: PatchHunk) -> int:
 
 
 def _locate(
-    contents: list[str], old: list[str], hunk: PatchHunk, pos: int, delta: int
+    index: LineIndex, old: list[str], hunk: PatchHunk, pos: int, delta: int
 ) -> tuple[int, int] | None:
     """Where the hunk's old lines start (at or after `pos`) and the index of the tier used."""
+    size = len(index.contents)
     if hunk.old_start is not None:
         expected = _stated(hunk) + delta
         if not old:
-            return min(max(expected, pos), len(contents)), 0
-        for t, (_, norm) in enumerate(PATCH_TIERS):
-            hits = list(_occurrences(contents, old, norm, pos))
-            if hits:
-                return min(hits, key=lambda i: (abs(i - expected), i)), t
+            return min(max(expected, pos), size), 0
+        for t in range(len(TIERS)):
+            hit = index.find(t, old, pos, near=expected)
+            if hit is not None:
+                return hit, t
         return None
     start, worst = pos, 0
     if hunk.context is not None:
-        found = _find_header(contents, hunk.context, pos)
+        found = _find_header(index, hunk.context, pos)
         if found is None:
             return None
         start, worst = found[0] + 1, found[1]
     if not old:
-        return (start if hunk.context is not None else len(contents)), worst
-    for t, (_, norm) in enumerate(PATCH_TIERS):
-        if hunk.end_of_file:
-            tail = len(contents) - len(old)
-            if tail >= start and list(map(norm, contents[tail:])) == list(map(norm, old)):
-                return tail, max(t, worst)
-        hit = next(_occurrences(contents, old, norm, start), None)
+        return (start if hunk.context is not None else size), worst
+    for t in range(len(TIERS)):
+        hit = index.tail(t, old, start) if hunk.end_of_file else None
+        if hit is None:
+            hit = index.find(t, old, start)
         if hit is not None:
             return hit, max(t, worst)
     return None
 
 
-def _find_header(contents: list[str], context: str, pos: int) -> tuple[int, int] | None:
+def _find_header(index: LineIndex, context: str, pos: int) -> tuple[int, int] | None:
     """The first line at or after `pos` that a Codex `@@ context` header names."""
-    for t, (_, norm) in enumerate(PATCH_TIERS):
-        hit = next(_occurrences(contents, [context], norm, pos), None)
+    for t in range(len(TIERS)):
+        hit = index.find(t, [context], pos)
         if hit is not None:
             return hit, t
     # A header often names only the start of its line, e.g. "@@ def total" for "def total(x):".
     want = fold_and_strip(context)
-    for k in range(pos, len(contents)):
-        if fold_and_strip(contents[k]).startswith(want):
-            return k, _TIER_NAMES.index("trimmed")
+    for k in range(pos, len(index.contents)):
+        if fold_and_strip(index.contents[k]).startswith(want):
+            return k, PATCH_TIERS.index("indentation")
     return None
 
 
-def _occurrences(
-    contents: list[str], old: list[str], norm: Normalizer, start: int
-) -> Iterator[int]:
-    """Every index at or after `start` where `old` occurs in `contents` under `norm`."""
-    want = [norm(line) for line in old]
-    have = contents if norm is identity else [norm(line) for line in contents]
-    anchor = max(range(len(want)), key=lambda j: len(want[j]))
-    k = start + anchor - 1
-    while True:
-        try:
-            k = have.index(want[anchor], k + 1)
-        except ValueError:
-            return
-        i = k - anchor
-        if i + len(want) <= len(have) and have[i : i + len(want)] == want:
-            yield i
+def _map_added(
+    old_text: str,
+    fp: FilePatch,
+    number: int,
+    hunk: PatchHunk,
+    old: list[str],
+    found: list[str],
+    t: int,
+) -> list[str]:
+    """A tolerated hunk's added lines, written through the mapping of its old lines to the file's."""
+    tier = TIERS[t]
+    added = [_body(line) for line in hunk.lines if line[0] == "+"]
+    try:
+        mapping = LineMap(old, found, indentation=tier.indentation, fold=tier.fold)
+        return [mapping.changed(line) for line in added]
+    except Unmappable as exc:
+        error = _conflict(old_text, fp, number, hunk, old)
+        raise ToolError(
+            "patch_conflict",
+            f"Hunk {number} of {fp.path} matches only with tolerance {tier.name}, but "
+            f"{exc.reason}, so the patch was not applied. " + error.message,
+            {**(error.detail or {}), "reason": exc.reason},
+        ) from None
 
 
 def _conflict(

@@ -28,9 +28,18 @@ _FOLD = str.maketrans(
 )
 
 
+# The same, except that a long dash stands for the `--` that plain-text writers type for it.
+_FOLD_LONG_DASHES: dict[int, int | str | None] = {**_FOLD, ord("—"): "--", ord("―"): "--"}
+
+
 def fold_punctuation(s: str) -> str:
     """Fold curly quotes, dashes, non-breaking and other spaces and the ellipsis to ASCII."""
     return s.translate(_FOLD)
+
+
+def fold_long_dashes(s: str) -> str:
+    """Like `fold_punctuation`, but an em dash or horizontal bar folds to `--`."""
+    return s.translate(_FOLD_LONG_DASHES)
 
 
 def strip_trailing(s: str) -> str:
@@ -50,12 +59,42 @@ def fold_and_strip(s: str) -> str:
     return s.translate(_FOLD).strip(WS)
 
 
+def fold_dashes_and_strip(s: str) -> str:
+    """The line with punctuation folded (long dashes to `--`), then stripped."""
+    if s.isascii():
+        return s.strip(WS)
+    return s.translate(_FOLD_LONG_DASHES).strip(WS)
+
+
 def identity(s: str) -> str:
     """The line as it is."""
     return s
 
 
 Normalizer = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A tolerance of the line tiers: its reported name, what it compares, how new lines map.
+
+    `indentation` says whether the tier forgives leading whitespace (then new lines are
+    re-indented through the pairs); `fold` is the character fold it forgives, if any.
+    """
+
+    name: str
+    normalize: Normalizer
+    indentation: bool = False
+    fold: Normalizer | None = None
+
+
+# The line tiers shared by edit and apply_patch, loosest last; one name per tolerance.
+LINE_TIERS: tuple[Tier, ...] = (
+    Tier("trailing_whitespace", strip_trailing),
+    Tier("indentation", strip_both, indentation=True),
+    Tier("unicode_punctuation", fold_and_strip, indentation=True, fold=fold_punctuation),
+    Tier("unicode_punctuation", fold_dashes_and_strip, indentation=True, fold=fold_long_dashes),
+)
 
 
 def indent_of(s: str) -> str:

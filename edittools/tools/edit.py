@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
@@ -12,10 +14,13 @@ from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
+from edittools.tools._splice import splice_spans
 from edittools.tools.write import write
 from sandbox import TextDocument, decode
 
 Span = tuple[int, int, str]
+
+_BARE_LF = re.compile(r"(?<!\r)\n")
 
 
 def edit(ws: Workspace, params: EditParams) -> ToolResult:
@@ -100,22 +105,25 @@ def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
 
 
 def splice(document: TextDocument, match: Match) -> tuple[TextDocument, list[Span]]:
-    """Put each replacement into its span, last first so earlier offsets stay valid.
+    """Put each replacement into its span, all in one pass over the text.
 
     Returns the new document and the spans as `(start, end, inserted text)` in the old text, with
     the inserted text in the file's own newline style.
     """
-    spans: list[Span] = []
-    current = document
-    for (start, end), replacement in reversed(
-        list(zip(match.spans, match.replacements, strict=True))
-    ):
-        before_length = len(current.text)
-        current = current.splice(start, end, replacement)
-        inserted = len(current.text) - before_length + (end - start)
-        spans.append((start, end, current.text[start : start + inserted]))
-    spans.reverse()
-    return current, spans
+    spans: list[Span] = [
+        (start, end, _in_style(replacement, document.newline))
+        for (start, end), replacement in zip(match.spans, match.replacements, strict=True)
+    ]
+    if len(spans) == 1:
+        # One span: the document updates its newline counts from the span alone.
+        start, end, piece = spans[0]
+        return document.splice(start, end, piece), spans
+    return document.with_text(splice_spans(document.text, spans)), spans
+
+
+def _in_style(replacement: str, newline: str) -> str:
+    """Bare `\\n` of a replacement in the file's dominant newline style."""
+    return replacement if newline == "\n" else _BARE_LF.sub(newline, replacement)
 
 
 def _describe(payload: DiffPayload, match: Match, new_text: str, spans: list[Span]) -> str:

@@ -62,8 +62,8 @@ def test_a_cr_only_file_takes_a_codex_patch(tmp_path: Path) -> None:
         ("one\rtwo\r", "@@\n two\n+three\n*** End of File\n", "one\rtwo\rthree\r"),
         # Removing every line but one; an empty line of the file is a line too.
         ("x\r\ry\r", "@@\n x\n-\n-y\n", "x\r"),
-        # Tolerances work per line as elsewhere.
-        ("  keep  \rold\r", "@@\n keep\n-old\n+new\n", "  keep  \rnew\r"),
+        # Tolerances work per line as elsewhere, added lines indented as the file's.
+        ("  keep  \r  old\r", "@@\n keep\n-old\n+new\n", "  keep  \r  new\r"),
     ],
 )
 def test_codex_chunks_on_cr_only_text(old: str, body: str, new: str) -> None:

@@ -123,12 +123,12 @@ CODEX_CASES = {
         {"t.txt": "keep   \nnew\n"},
         {"t.txt": "trailing_whitespace"},
     ),
-    "trimmed_tolerated_and_context_lines_keep_file_bytes": (
+    "indentation_tolerated_and_context_lines_keep_file_bytes": (
         {"i.py": "if x:\n\tdo()\n\tmore()\n"},
         "*** Begin Patch\n*** Update File: i.py\n@@\n     do()\n-    more()\n+\tless()\n"
         "*** End Patch\n",
         {"i.py": "if x:\n\tdo()\n\tless()\n"},
-        {"i.py": "trimmed"},
+        {"i.py": "indentation"},
     ),
     "unicode_punctuation_tolerated": (
         {"u.txt": "say “hi” — now\n"},
@@ -227,7 +227,7 @@ def test_codex_context_header_may_name_the_start_of_a_line() -> None:
     fp = parse_patch("*** Begin Patch\n*** Update File: a\n@@ def g\n-  x\n+  y\n*** End Patch")[0]
     assert apply_file_patch("def f():\n  x\ndef g(a):\n  x\n", fp) == (
         "def f():\n  x\ndef g(a):\n  y\n",
-        "trimmed",
+        "indentation",
     )
 
 

@@ -32,7 +32,7 @@ TIERS = {
     "newlines": (b"a = 1\r\nb = 2\r\nc\r\n", "a = 1\nb = 2", "a = 1\nb = 3",
                  b"a = 1\r\nb = 3\r\nc\r\n", "newlines"),
     "trailing_whitespace": (b"def f():   \n    return 1 \n", "def f():\n    return 1\n",
-                            "def f():\n    return 2\n", b"def f():\n    return 2\n",
+                            "def f():\n    return 2\n", b"def f():   \n    return 2\n",
                             "trailing_whitespace"),
     "indentation": (b"class A:\n    def f(self):\n        return 1\n",
                     "def f(self):\n    return 1\n", "def f(self):\n    x = 1\n    return x\n",
