@@ -50,22 +50,23 @@ class IndentMap:
         self.identity = all(a == b for a, b in table.items())
         self.steps: dict[str, str] = {}
         for key in sorted(table, key=len):
-            parent = self._parent(key)
-            if parent is None:
+            parents = [p for p in table if len(p) < len(key) and key.startswith(p)]
+            if not parents:
                 continue
-            mine, theirs = table[key], table[parent]
-            if len(mine) <= len(theirs) or not mine.startswith(theirs):
+            mine = table[key]
+            # A file line aligned with a space under a tab-indented one (a C comment's " * ")
+            # extends the tab level, not the aligned one: take the deepest parent that fits.
+            fitting = [
+                p for p in parents if len(table[p]) < len(mine) and mine.startswith(table[p])
+            ]
+            if not fitting:
                 raise Unmappable("old_string nests its lines differently from the file")
-            self._add_step(key[len(parent) :], mine[len(theirs) :])
+            parent = max(fitting, key=len)
+            self._add_step(key[len(parent) :], mine[len(table[parent]) :])
         self.shift = self._shift()
         self.file_indents = set(table.values())
         self.old_chars = {c for a in table for c in a}
         self.file_chars = {c for b in table.values() for c in b}
-
-    def _parent(self, key: str) -> str | None:
-        """The longest other indentation of `old_string` that `key` extends."""
-        shorter = (o for o in self.table if len(o) < len(key) and key.startswith(o))
-        return max(shorter, key=len, default=None)
 
     def _add_step(self, old: str, found: str) -> None:
         known = self.steps.get(old)
@@ -74,7 +75,9 @@ class IndentMap:
         for o, f in self.steps.items():
             for short, long in ((o, f), (old, found)), ((old, found), (o, f)):
                 n = _times(long[0], short[0])
-                if n and long[1] != short[1] * n:
+                # Steps written with different characters in the file are different things
+                # (an alignment space beside a tab level), not one width measured twice.
+                if n and set(long[1]) == set(short[1]) and long[1] != short[1] * n:
                     raise Unmappable(
                         f"the pairs give {short[0]!r} as {short[1]!r} but {long[0]!r} as "
                         f"{long[1]!r}, so the tab width is not determined"
