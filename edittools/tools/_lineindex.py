@@ -44,9 +44,15 @@ class LineIndex:
 
         The first such place, or with `near` the one closest to that line (the earlier on a tie).
         """
+        m = len(old)
+        if t == 0:
+            # The exact place a hunk names (or the cursor) usually holds it: check there first,
+            # before any index is built.
+            at = start if near is None else near
+            if start <= at and list(self.contents[at : at + m]) == list(old):
+                return at
         norm = TIERS[t].normalize
         want = [norm(line) for line in old]
-        m = len(want)
         have = self.lines(t)
         anchor = max(range(m), key=lambda j: len(want[j]))
         places = self._positions(t).get(want[anchor], [])

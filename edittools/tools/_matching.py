@@ -92,10 +92,7 @@ def locate(
         raise _no_match(lines or Lines.of(text), old_string, tolerant)
     if len(match.spans) > 1 and not replace_all:
         raise _ambiguous(text, match)
-    if all(
-        text[a:b].replace("\r\n", "\n") == r
-        for (a, b), r in zip(match.spans, match.replacements, strict=True)
-    ):
+    if _changes_nothing(text, match, old_string):
         raise ToolError(
             "no_change",
             f"The text found for old_string (match: {match.tier}) already reads as new_string, "
@@ -104,19 +101,25 @@ def locate(
     return match
 
 
+def _changes_nothing(text: str, match: Match, old: str) -> bool:
+    if match.tier == "exact":  # every span holds old_string itself
+        return old.replace("\r\n", "\n") == match.replacements[0]
+    return all(
+        text[a:b].replace("\r\n", "\n") == r
+        for (a, b), r in zip(match.spans, match.replacements, strict=True)
+    )
+
+
 def _find_all(hay: str, needle: str) -> list[int]:
-    found = []
-    i = hay.find(needle)
-    while i != -1:
-        found.append(i)
-        i = hay.find(needle, i + len(needle))
-    return found
+    """Starts of the non-overlapping occurrences of `needle`, found by one C-level scan."""
+    return [m.start() for m in re.finditer(re.escape(needle), hay)]
 
 
 def _exact(text: str, old: str, new: str) -> Match | None:
     if old not in text:
         return None
-    spans = tuple((i, i + len(old)) for i in _find_all(text, old))
+    n = len(old)
+    spans = tuple([(m.start(), m.start() + n) for m in re.finditer(re.escape(old), text)])
     return Match("exact", spans, (new,) * len(spans))
 
 

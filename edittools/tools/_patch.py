@@ -11,6 +11,8 @@ needed, and a tolerated hunk's added lines go through the same line mapping as `
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import repeat
+from operator import add
 
 from edittools._errors import ToolError
 from edittools.diff import DiffError, FilePatch, PatchHunk, is_unified, parse_unified
@@ -109,7 +111,7 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
         added = [_body(line) for line in hunk.lines if line[0] == "+"]
         if tier and added:
             added = _map_added(old_text, fp, number, hunk, old, contents[at : at + len(old)], tier)
-        out += [(c, e, False) for c, e in zip(contents[pos:at], endings[pos:at], strict=True)]
+        out += zip(contents[pos:at], endings[pos:at], repeat(False))
         k = at
         new_lines = iter(added)
         for line in hunk.lines:
@@ -123,11 +125,18 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
         pos = k
         if k == len(contents) and out and hunk.new_no_newline:
             out[-1] = (out[-1][0], "", out[-1][2])
-    out += [(c, e, False) for c, e in zip(contents[pos:], endings[pos:], strict=True)]
+    out += zip(contents[pos:], endings[pos:], repeat(False))
     if out and out[-1][2] and raw and not final_newline and hunks[-1].old_start is None:
         out[-1] = (out[-1][0], "", True)  # a Codex patch cannot say: keep the missing newline
-    text = "".join(c + (e or nl if k < len(out) - 1 else e) for k, (c, e, _) in enumerate(out))
-    return text, PATCH_TIERS[worst]
+    ends = [e for _, e, _ in out]
+    k = -1
+    while True:  # a line without its ending (the old last one) gains one unless it stays last
+        try:
+            k = ends.index("", k + 1, len(ends) - 1)
+        except ValueError:
+            break
+        ends[k] = nl
+    return "".join(map(add, [c for c, _, _ in out], ends)), PATCH_TIERS[worst]
 
 
 def _split_cr(hunk: PatchHunk) -> PatchHunk:

@@ -14,12 +14,15 @@ def splice_spans(text: AnyStr, edits: Sequence[tuple[int, int, AnyStr]]) -> AnyS
     once per span). Raises `ValueError` for spans out of order or outside the text.
     """
     parts: list[AnyStr] = []
+    add = parts.append
     prev = 0
     for start, end, replacement in edits:
-        if not prev <= start <= end <= len(text):
-            raise ValueError(f"span {start}:{end} overlaps, is out of order or outside the text")
-        parts.append(text[prev:start])
-        parts.append(replacement)
+        if start < prev or end < start:
+            raise ValueError(f"span {start}:{end} overlaps the one before it or is reversed")
+        add(text[prev:start])
+        add(replacement)
         prev = end
-    parts.append(text[prev:])
+    if prev > len(text):
+        raise ValueError(f"span ending at {prev} lies outside the text (length {len(text)})")
+    add(text[prev:])
     return text[:0].join(parts)
