@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
 
 from edittools._errors import ToolError
 from edittools.tools._closest import describe_miss
-from edittools.tools._linemap import LineMap, Unmappable
-from edittools.tools._numbering import numbered
-from edittools.tools._textlines import LINE_TIERS, Lines, Tier, split_old
+from edittools.tools._linetiers import (
+    Match,
+    blank_lines_tier,
+    elided_tier,
+    line_tiers,
+    strip_line_numbers,
+)
+from edittools.tools._textlines import Lines, split_old
+
+__all__ = ["TIERS", "Match", "locate"]
 
 TIERS = (
     "exact",
@@ -28,32 +34,12 @@ TIERS = (
     "indentation",
     "unicode_punctuation",
     "line_numbers",
+    "blank_lines",
+    "elided",
+    "escaped",
 )
 
-# A `cat -n` style prefix: right-aligned number then a tab, or "12→" / "12:" as other readers
-# print them. A bare number is a copied blank line whose tab was lost.
-# The separator is taken alone: a space after it is the line's own indentation, and whatever
-# else differs is forgiven by the indentation mapping like any other drift.
-_LINE_NUMBER = re.compile(r" *(\d+)(?:\t|→|:|$)")
-
 _MAX_LISTED = 20
-_MAX_WINDOW = 40
-
-# What punctuation folding produces; text between these survives folding unchanged.
-_FOLDED = re.compile(r"[\s'\"\-.]+")
-
-
-@dataclass(frozen=True)
-class Match:
-    """Where an edit applies: the tier that found it, the spans to replace and what goes there.
-
-    `spans` are `(start, end)` offsets into the text, sorted and non-overlapping. Each
-    replacement uses `\\n` line breaks only; the caller turns them into the file's newline style.
-    """
-
-    tier: str
-    spans: tuple[tuple[int, int], ...]
-    replacements: tuple[str, ...]
 
 
 def locate(
@@ -88,6 +74,9 @@ def locate(
     if match is None and tolerant:
         lines = Lines.of(text)
         match = _tolerant(lines, old_string, new)
+        unescaped = _unescape(old_string) if match is None else None
+        if unescaped is not None:
+            match = _escaped(text, lines, unescaped, _unescape(new) or new)
     if match is None:
         raise _no_match(lines or Lines.of(text), old_string, tolerant)
     if len(match.spans) > 1 and not replace_all:
@@ -99,6 +88,42 @@ def locate(
             "so the edit would change nothing. Check new_string.",
         )
     return match
+
+
+# One escape of a JSON or source string literal.
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.DOTALL)
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "'": "'", "\\": "\\", "/": "/"}
+
+
+def _unescape(s: str) -> str | None:
+    """`s` read once as an escaped string literal, or None unless it is written as one.
+
+    It is only when it is one line holding a `\\n`, `\\t` or `\\"` escape and every backslash
+    starts an escape that reading it once resolves.
+    """
+    if "\n" in s or not re.search(r'\\[nt"]', s):
+        return None
+    bad = False
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal bad
+        if m.group(1):
+            return chr(int(m.group(1), 16))
+        out = _ESCAPED.get(m.group(2))
+        bad = bad or out is None
+        return out or ""
+
+    text = _ESCAPE.sub(one, s)
+    return None if bad else text
+
+
+def _escaped(text: str, lines: Lines, old: str, new: str) -> Match | None:
+    """The ladder again for an old_string that was sent escaped, reported as `escaped`."""
+    try:
+        match = _exact(text, old, new) or _newlines(text, old, new) or _tolerant(lines, old, new)
+    except ToolError:
+        return None
+    return None if match is None else Match("escaped", match.spans, match.replacements)
 
 
 def _changes_nothing(text: str, match: Match, old: str) -> bool:
@@ -145,19 +170,19 @@ def _newlines(text: str, old: str, new: str) -> Match | None:
 def _tolerant(lines: Lines, old: str, new: str) -> Match | None:
     old_lines, ends_nl = split_old(old)
     new_lines, new_nl = split_old(new)
-    match = _line_tiers(lines, old_lines, ends_nl, new_lines, new_nl, None)
+    match = line_tiers(lines, old_lines, ends_nl, new_lines, new_nl, None)
     if match is not None:
         return match
     # A reader may print a space after the number's separator; it is taken as the line's own
     # first column unless only its removal gives lines the mapping can place.
     refusal: ToolError | None = None
     for space in (False, True):
-        stripped = _strip_line_numbers(old_lines, space)
+        stripped = strip_line_numbers(old_lines, space)
         if stripped is None:
             continue
-        new_stripped = _strip_line_numbers(new_lines, space)
+        new_stripped = strip_line_numbers(new_lines, space)
         try:
-            match = _line_tiers(
+            match = line_tiers(
                 lines, stripped, ends_nl, new_stripped or new_lines, new_nl, "line_numbers"
             )
         except ToolError as exc:
@@ -167,118 +192,8 @@ def _tolerant(lines: Lines, old: str, new: str) -> Match | None:
             return match
     if refusal is not None:
         raise refusal
-    return None
-
-
-def _line_tiers(
-    lines: Lines,
-    old_lines: list[str],
-    ends_nl: bool,
-    new_lines: list[str],
-    new_nl: bool,
-    name: str | None,
-) -> Match | None:
-    """The first line tier that finds old_lines, with new_lines carried through its mapping.
-
-    Raises `ToolError` (`no_match`) when the tier finds the lines but its mapping does not
-    determine how new_lines are written: a looser tier would map them no better.
-    """
-    m = len(old_lines)
-    for tier in LINE_TIERS:
-        hits = _hits(lines, tier, old_lines)
-        if not hits:
-            continue
-        spans = []
-        replacements = []
-        for i in hits:
-            last = i + m - 1
-            found = lines.contents[i : i + m]
-            try:
-                mapping = LineMap(old_lines, found, indentation=tier.indentation, fold=tier.fold)
-                repl = "\n".join(mapping.transfer(new_lines)) if new_lines != [""] else ""
-            except Unmappable as exc:
-                raise _unmappable(lines, i, m, name or tier.name, exc.reason) from None
-            if new_nl:
-                repl += "\n"
-            if ends_nl and not lines.has_ending(last) and repl.endswith("\n"):
-                repl = repl[:-1]  # the file's last line has no newline: keep it that way
-            end = lines.starts[last + 1] if ends_nl else lines.content_end(last)
-            spans.append((lines.starts[i], end))
-            replacements.append(repl)
-        return Match(name or tier.name, tuple(spans), tuple(replacements))
-    return None
-
-
-def _hits(lines: Lines, tier: Tier, old_lines: list[str]) -> list[int]:
-    """Start lines of the non-overlapping places where old_lines occur under the tier."""
-    norm = tier.normalize
-    want = [norm(line) for line in old_lines]
-    m = len(want)
-    if m > len(lines):
-        return []
-    # Search on the longest line: it is the one least likely to occur by chance.
-    anchor = max(range(m), key=lambda j: len(want[j]))
-    # A matching line holds the anchor's text verbatim (only whitespace and punctuation are
-    # forgiven), so one substring test can rule a tier out before any per-line work.
-    probe = want[anchor]
-    if tier.fold is not None:
-        probe = max(_FOLDED.split(probe), key=len)
-    if probe not in lines.text:
-        return []
-    have = [norm(line) for line in lines.contents]
-    hits: list[int] = []
-    k = anchor - 1
-    while True:
-        try:
-            k = have.index(want[anchor], k + 1)
-        except ValueError:
-            break
-        i = k - anchor
-        if i < 0 or i + m > len(lines) or (hits and i < hits[-1] + m):
-            continue
-        if have[i : i + m] == want:
-            hits.append(i)
-    return hits
-
-
-def _strip_line_numbers(old_lines: list[str], space: bool) -> list[str] | None:
-    """The lines without `cat -n` prefixes, or None unless every line has one, numbered in a row.
-
-    With `space`, one space after each separator belongs to the prefix (every line must have it).
-    """
-    out = []
-    expected = None
-    for line in old_lines:
-        m = _LINE_NUMBER.match(line)
-        if m is None:
-            return None
-        number = int(m.group(1))
-        if expected is not None and number != expected:
-            return None
-        expected = number + 1
-        rest = line[m.end() :]
-        if space:
-            if not rest.startswith(" "):
-                return None
-            rest = rest[1:]
-        out.append(rest)
-    return out
-
-
-def _unmappable(lines: Lines, i: int, m: int, tier: str, reason: str) -> ToolError:
-    region = lines.contents[i : i + m]
-    return ToolError(
-        "no_match",
-        f"old_string matches lines {i + 1}-{i + m} only with tolerance {tier}, but "
-        f"{reason}, so the edit was not applied. The lines are:\n"
-        + numbered(region[:_MAX_WINDOW], i + 1)
-        + "\nHint: copy old_string from these lines exactly, and indent new_string as the file "
-        "does.",
-        {
-            "closest": describe_miss(lines, "\n".join(region)),
-            "match": tier,
-            "reason": reason,
-        },
+    return blank_lines_tier(lines, old_lines, ends_nl, new_lines, new_nl) or elided_tier(
+        lines, old_lines, ends_nl, new_lines, new_nl
     )
 
 

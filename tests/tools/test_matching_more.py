@@ -1,0 +1,125 @@
+"""The tolerances past the line tiers: blank lines, escaped old_string, an elided middle."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from edittools._errors import ToolError
+from edittools.tools._matching import Match, locate
+
+
+def splice(text: str, match: Match) -> str:
+    out, prev = [], 0
+    for (start, end), repl in zip(match.spans, match.replacements, strict=True):
+        out += [text[prev:start], repl]
+        prev = end
+    out.append(text[prev:])
+    return "".join(out)
+
+
+def apply(text: str, old: str, new: str) -> tuple[str, str]:
+    m = locate(text, old, new)
+    return splice(text, m), m.tier
+
+
+def refusal(text: str, old: str, new: str) -> ToolError:
+    with pytest.raises(ToolError) as info:
+        locate(text, old, new)
+    return info.value
+
+
+# --- blank lines --------------------------------------------------------------------------------
+
+
+def test_blank_line_missing_from_old_string_is_kept_in_the_file() -> None:
+    text = "def f():\n    a()\n\n    b()\n    c()\n"
+    old = "def f():\n    a()\n    b()\n    c()\n"
+    new = "def f():\n    a()\n    B()\n    c()\n"
+    assert apply(text, old, new) == ("def f():\n    a()\n\n    B()\n    c()\n", "blank_lines")
+
+
+def test_blank_line_added_in_old_string_is_not_written() -> None:
+    text = "x = 1\ny = 2\nz = 3\n"
+    assert apply(text, "x = 1\n\ny = 2\nz = 3\n", "x = 1\n\ny = 2\nz = 4\n") == (
+        "x = 1\ny = 2\nz = 4\n",
+        "blank_lines",
+    )
+
+
+def test_new_string_changing_a_drifted_gap_is_refused() -> None:
+    text = "x = 1\n\n\ny = 2\n"
+    err = refusal(text, "x = 1\ny = 2\n", "x = 1\n\ny = 2\n")
+    assert err.code == "no_match"
+    assert err.detail is not None and err.detail["match"] == "blank_lines"
+
+
+@given(st.lists(st.sampled_from(["a()", "b()", "c = 1", ""]), min_size=3, max_size=10), st.data())
+def test_blank_line_edit_then_its_inverse_restores_the_file(
+    body: list[str], data: st.DataObject
+) -> None:
+    lines = [f"{word} #{k}" if word else "" for k, word in enumerate(body)]
+    lines = ["start()", *lines, "end()"]
+    text = "\n".join(lines) + "\n"
+    old_lines = [line for line in lines if line]  # the model lost every blank line
+    j = data.draw(st.integers(0, len(old_lines) - 1))
+    new_lines = [*old_lines[:j], old_lines[j] + "  # changed", *old_lines[j + 1 :]]
+    try:
+        m = locate(text, "\n".join(old_lines) + "\n", "\n".join(new_lines) + "\n")
+    except ToolError as exc:
+        assert exc.code == "no_match"
+        return
+    edited = splice(text, m)
+    assert edited == text.replace(old_lines[j] + "\n", new_lines[j] + "\n", 1)
+    back = locate(edited, new_lines[j], old_lines[j])
+    assert splice(edited, back) == text
+
+
+# --- escaped old_string ------------------------------------------------------------------------
+
+
+def test_json_escaped_old_and_new_string_are_unescaped_once() -> None:
+    text = 'def f():\n    print("a\\tb")\n    return 1\n'
+    old = 'def f():\\n    print(\\"a\\\\tb\\")\\n    return 1'
+    new = 'def f():\\n    print(\\"a\\\\tc\\")\\n    return 1'
+    assert apply(text, old, new) == ('def f():\n    print("a\\tc")\n    return 1\n', "escaped")
+
+
+def test_new_string_not_escaped_is_written_as_sent() -> None:
+    text = 'x = "a"\ny = 1\n'
+    assert apply(text, 'x = \\"a\\"\\ny = 1', 'x = "b"\ny = 1')[0] == 'x = "b"\ny = 1\n'
+
+
+def test_a_backslash_that_starts_no_escape_is_not_unescaped() -> None:
+    assert refusal("a\nb\\q\n", "a\\nb\\q", "x").code == "no_match"
+
+
+# --- elided middle -----------------------------------------------------------------------------
+
+LONG = "".join(f"line_{k} = {k}\n" for k in range(10))
+
+
+@pytest.mark.parametrize("marker", ["...", "# ... existing code ...", "    // ...", "\u2026"])
+def test_elided_middle_keeps_the_elided_lines(marker: str) -> None:
+    old = f"line_1 = 1\nline_2 = 2\n{marker}\nline_7 = 7\n"
+    new = f"line_1 = 1\nline_2 = 20\n{marker}\nline_7 = 70\n"
+    got, tier = apply(LONG, old, new)
+    assert tier == "elided"
+    assert got == LONG.replace("line_2 = 2\n", "line_2 = 20\n").replace("7 = 7", "7 = 70")
+
+
+def test_elision_missing_from_new_string_is_refused() -> None:
+    err = refusal(LONG, "line_1 = 1\n...\nline_7 = 7\n", "line_1 = 1\nline_7 = 70\n")
+    assert err.code == "no_match" and "elision" in err.message
+
+
+def test_elided_parts_that_occur_twice_are_refused() -> None:
+    text = LONG + "line_1 = 1\n"
+    err = refusal(text, "line_1 = 1\n...\nline_7 = 7\n", "line_1 = 10\n...\nline_7 = 7\n")
+    assert err.code == "no_match"
+    assert err.detail is not None and err.detail["match"] == "elided"
+
+
+def test_elided_parts_out_of_order_do_not_match() -> None:
+    assert refusal(LONG, "line_7 = 7\n...\nline_1 = 1\n", "x\n...\ny\n").code == "no_match"
