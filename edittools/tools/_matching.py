@@ -2,8 +2,11 @@
 
 Tiers are tried in the order of `TIERS`; a tier runs only when every earlier one found nothing,
 and each tolerant tier also forgives what the earlier ones did (a CRLF file with trailing spaces
-matches at `trailing_whitespace`). The tolerant tiers compare whole lines. A tier that finds
-more than one place is an ambiguity unless `replace_all` is set, never a silent pick.
+matches at `trailing_whitespace`). The tolerant tiers compare whole lines and write
+`new_string` only through a mapping of old_string's lines to the file's (`_linemap`), refusing
+when the mapping is not certain. A tier that finds more than one place is an ambiguity unless
+`replace_all` is set, never a silent pick. An old_string sent escaped as a whole goes through the
+ladder once more, unescaped, and is reported as `escaped`.
 
 The exact tier is a handful of `str.count`/`str.find` calls, so a miss-free edit of a large
 file costs no per-line Python work; the line view is built only when the exact tier fails.
@@ -23,16 +26,15 @@ from edittools.tools._linetiers import (
     line_tiers,
     strip_line_numbers,
 )
-from edittools.tools._textlines import Lines, split_old
+from edittools.tools._textlines import LINE_TIERS, Lines, split_old
 
 __all__ = ["TIERS", "Match", "locate"]
 
+# The names `match` reports, in the order tried; the line tiers' names are apply_patch's too.
 TIERS = (
     "exact",
     "newlines",
-    "trailing_whitespace",
-    "indentation",
-    "unicode_punctuation",
+    *dict.fromkeys(tier.name for tier in LINE_TIERS),
     "line_numbers",
     "blank_lines",
     "elided",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -123,3 +125,30 @@ def test_elided_parts_that_occur_twice_are_refused() -> None:
 
 def test_elided_parts_out_of_order_do_not_match() -> None:
     assert refusal(LONG, "line_7 = 7\n...\nline_1 = 1\n", "x\n...\ny\n").code == "no_match"
+
+
+# --- round trips through the other tiers --------------------------------------------------------
+
+block_st = st.lists(st.sampled_from(['a("x")', "b = 1", "if c:", "d(e)"]), min_size=2, max_size=6)
+
+
+@given(block_st, st.integers(0, 3), st.sampled_from(["arrow", "tab", "escaped"]), st.data())
+def test_prefixed_or_escaped_edit_then_its_inverse_restores_the_file(
+    words: list[str], depth: int, how: str, data: st.DataObject
+) -> None:
+    lines = ["head()", *(f"{'    ' * depth}{w} #{k}" for k, w in enumerate(words)), "tail()"]
+    text = "\n".join(lines) + "\n"
+    j = data.draw(st.integers(1, len(words)))
+    new_lines = [*lines[:j], lines[j] + " # changed", *lines[j + 1 :]]
+
+    def sent(block: list[str]) -> str:
+        if how == "escaped":
+            return json.dumps("\n".join(block) + "\n")[1:-1]
+        sep = "→" if how == "arrow" else "\t"
+        return "".join(f"{k + 1:>6}{sep}{line}\n" for k, line in enumerate(block))
+
+    m = locate(text, sent(lines[1:-1]), sent(new_lines[1:-1]))
+    assert m.tier == ("escaped" if how == "escaped" else "line_numbers")
+    edited = splice(text, m)
+    assert edited == "\n".join(new_lines) + "\n"
+    assert splice(edited, locate(edited, new_lines[j], lines[j])) == text
