@@ -145,8 +145,7 @@ def _find_all(hay: str, needle: str) -> list[int]:
 def _exact(text: str, old: str, new: str) -> Match | None:
     if old not in text:
         return None
-    n = len(old)
-    spans = tuple([(m.start(), m.start() + n) for m in re.finditer(re.escape(old), text)])
+    spans = tuple([m.span() for m in re.finditer(re.escape(old), text)])
     return Match("exact", spans, (new,) * len(spans))
 
 
