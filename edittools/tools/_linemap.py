@@ -124,8 +124,6 @@ class IndentMap:
             step = self._step(rest)
             if step is not None:
                 return self.table[base] + step
-            if self.shift is not None and (not self.file_chars or set(rest) <= self.file_chars):
-                return self.table[base] + rest
         else:
             for key in sorted(self.table, key=len):
                 if key.startswith(indent):

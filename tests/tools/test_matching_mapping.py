@@ -130,6 +130,18 @@ def test_a_tab_width_the_pairs_do_not_determine_is_refused() -> None:
     assert "     2\t    a()" in err.message
 
 
+def test_a_nesting_step_shown_by_no_pair_is_refused_not_copied_from_new_string() -> None:
+    """old_string at 15 columns for the file's 10: a line 3 deeper in new_string has no width.
+
+    Taking the model's 3 columns as the file's step once wrote 13 columns in a 2-space file.
+    """
+    text = "def f():\n" + " " * 10 + "a()\n" + " " * 10 + "b()\n"
+    old = " " * 15 + "a()\n" + " " * 15 + "b()\n"
+    new = " " * 15 + "if a():\n" + " " * 18 + "c()\n" + " " * 15 + "b()\n"
+    err = refused(text, old, new)
+    assert err.code == "no_match" and "new_string indents a line with" in err.message
+
+
 def test_tab_widths_that_disagree_are_refused() -> None:
     text = "if a:\n  if b:\n          go()\n"
     err = refused(text, "if a:\n\tif b:\n\t\tgo()\n", "if a:\n\tif b:\n\t\tstop()\n")
