@@ -63,10 +63,8 @@ class IndentMap:
                 raise Unmappable("old_string nests its lines differently from the file")
             parent = max(fitting, key=len)
             self._add_step(key[len(parent) :], mine[len(table[parent]) :])
-        self.shift = self._shift()
         self.file_indents = set(table.values())
         self.old_chars = {c for a in table for c in a}
-        self.file_chars = {c for b in table.values() for c in b}
 
     def _add_step(self, old: str, found: str) -> None:
         known = self.steps.get(old)
@@ -83,21 +81,6 @@ class IndentMap:
                         f"{long[1]!r}, so the tab width is not determined"
                     )
         self.steps[old] = found
-
-    def _shift(self) -> tuple[bool, str] | None:
-        """`(adds, prefix)` when every file indentation is old_string's plus (or minus) one prefix."""
-        if not self.table:
-            return None
-        a, b = next(iter(self.table.items()))
-        if b.endswith(a):
-            prefix = b[: len(b) - len(a)]
-            if all(f == prefix + o for o, f in self.table.items()):
-                return True, prefix
-        if a.endswith(b):
-            prefix = a[: len(a) - len(b)]
-            if all(o == prefix + f for o, f in self.table.items()):
-                return False, prefix
-        return None
 
     def _step(self, rest: str) -> str | None:
         if not rest:
@@ -131,12 +114,6 @@ class IndentMap:
                     found = self.table[key]
                     if step and found.endswith(step):
                         return found[: len(found) - len(step)]
-            if self.shift is not None:
-                adds, prefix = self.shift
-                if adds and (not indent or set(indent) <= set(prefix)):
-                    return prefix + indent
-                if not adds and indent.startswith(prefix):
-                    return indent[len(prefix) :]
         raise Unmappable(
             f"new_string indents a line with {indent!r}, which the lines of old_string do not "
             "map to an indentation of the file"

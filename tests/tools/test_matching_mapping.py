@@ -142,6 +142,13 @@ def test_a_nesting_step_shown_by_no_pair_is_refused_not_copied_from_new_string()
     assert err.code == "no_match" and "new_string indents a line with" in err.message
 
 
+def test_a_line_shallower_than_every_pair_is_refused_when_no_step_is_shown() -> None:
+    """4 columns for the file's 8 is a shift of 4 or a 2-space unit scaled to 4: no guess."""
+    text = "class A:\n    def f(self):\n        x()\n        y()\n"
+    err = refused(text, "    x()\n    y()\n", "    x()\n    y()\nz()\n")
+    assert err.code == "no_match" and "new_string indents a line with ''" in err.message
+
+
 def test_tab_widths_that_disagree_are_refused() -> None:
     text = "if a:\n  if b:\n          go()\n"
     err = refused(text, "if a:\n\tif b:\n\t\tgo()\n", "if a:\n\tif b:\n\t\tstop()\n")
