@@ -97,9 +97,9 @@ class IndentMap:
             return self.table[indent]
         if self.identity:
             return indent
-        if indent in self.file_indents and not set(indent) <= self.old_chars:
-            # Written with characters old_string never indents with, as a paired file line is:
-            # copied from the file, already in its style.
+        if indent in self.file_indents and self.old_chars and not set(indent) & self.old_chars:
+            # Written as a paired file line is, with none of the characters old_string indents
+            # with: copied from the file, already in its style.
             return indent
         base = max((k for k in self.table if indent.startswith(k)), key=len, default=None)
         if base is not None:

@@ -149,6 +149,16 @@ def test_a_line_shallower_than_every_pair_is_refused_when_no_step_is_shown() -> 
     assert err.code == "no_match" and "new_string indents a line with ''" in err.message
 
 
+def test_a_nested_line_under_an_unindented_old_string_is_not_taken_as_copied_from_the_file() -> (
+    None
+):
+    """old_string sent flush left for a tab-indented block: a line one tab deeper in new_string
+    once kept its single tab (a file indentation) and lost its nesting."""
+    text = "def f():\n\ta()\n\tb()\n"
+    err = refused(text, "a()\nb()\n", "a()\n\tc()\nb()\n")
+    assert err.code == "no_match" and "new_string indents a line with '\\t'" in err.message
+
+
 def test_tab_widths_that_disagree_are_refused() -> None:
     text = "if a:\n  if b:\n          go()\n"
     err = refused(text, "if a:\n\tif b:\n\t\tgo()\n", "if a:\n\tif b:\n\t\tstop()\n")
