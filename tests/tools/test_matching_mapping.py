@@ -149,9 +149,7 @@ def test_a_line_shallower_than_every_pair_is_refused_when_no_step_is_shown() -> 
     assert err.code == "no_match" and "new_string indents a line with ''" in err.message
 
 
-def test_a_nested_line_under_an_unindented_old_string_is_not_taken_as_copied_from_the_file() -> (
-    None
-):
+def test_a_nested_line_under_a_flush_left_old_string_keeps_no_file_indent() -> None:
     """old_string sent flush left for a tab-indented block: a line one tab deeper in new_string
     once kept its single tab (a file indentation) and lost its nesting."""
     text = "def f():\n\ta()\n\tb()\n"
