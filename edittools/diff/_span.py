@@ -19,9 +19,13 @@ from edittools.diff._errors import DiffError
 from edittools.diff._hunks import build_hunks
 from edittools.diff._lines import decode, is_binary, to_bytes
 from edittools.diff._payload import binary_payload, text_payload
-from edittools.diff._texts import DEFAULT_BUDGET
+from edittools.diff._texts import DEFAULT_BUDGET, diff_texts
 
 T = TypeVar("T", str, bytes)
+
+DENSE_SPANS = 256
+"""Above this many spans the regions are found by diffing the whole texts: one C-level pass beats
+a Python-level walk per span (100,000 replacements: ~0.05 s against ~0.4 s), with the same hunks."""
 
 
 def diff_span(
@@ -83,6 +87,11 @@ def diff_spans(
     ):
         new = _rebuild(old, ordered, 0, len(old))
         return binary_payload(path=path, old_path=None, operation="modify", identical=new == old)
+    if len(ordered) > DENSE_SPANS:
+        new = _rebuild(old, ordered, 0, len(old))
+        return diff_texts(
+            old, new, path=path, context=context, include_texts=include_texts, budget=budget
+        )
     deadline = None if budget is None else time.monotonic() + budget
     hunks: list[Hunk] = []
     minimal = True

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hunk_apply import apply_hunks
 
 from edittools.diff import DiffError, diff_span, diff_spans, diff_texts
+from edittools.diff._span import DENSE_SPANS
 
 OLD = "".join(f"line {i}\n" for i in range(1, 201))
 
@@ -43,6 +46,21 @@ def test_several_spans_like_replace_all() -> None:
     payload = diff_spans(OLD, list(reversed(spans)), path="f.py")
     assert payload.hunks == _full(OLD, new).hunks
     assert payload.stats.added == 4 and payload.stats.removed == 4
+
+
+@pytest.mark.parametrize("count", [DENSE_SPANS - 1, DENSE_SPANS + 1, 5 * DENSE_SPANS])
+def test_many_spans_equal_the_full_diff(count: int) -> None:
+    """Dense replace-all spans (diffed whole past DENSE_SPANS) give the full diff's hunks."""
+    old = "".join(f"v{i} = token + {i % 7}\n" if i % 3 else f"keep {i}\n" for i in range(3 * count))
+    starts = [m.start() for m in re.finditer("token", old)][:count]
+    spans = [(s, s + 5, "other" if n % 2 else "x\ny") for n, s in enumerate(starts)]
+    new = old
+    for start, end, replacement in reversed(spans):
+        new = new[:start] + replacement + new[end:]
+    payload = diff_spans(old, spans, path="f.py")
+    full = _full(old, new)
+    assert payload.hunks == full.hunks and payload.stats == full.stats
+    assert apply_hunks(old.encode(), payload.hunks) == new.encode()
 
 
 def test_span_that_changes_nothing_has_no_hunks() -> None:
