@@ -61,8 +61,9 @@ TOOLS: dict[str, ToolSpec] = {
             "Replace old_string with new_string in a file you have read. old_string must match "
             "the file exactly once (give more surrounding lines to make it unique) unless "
             "replace_all is true. Do not include line-number prefixes. If the exact text is not "
-            "found, whitespace, indentation, line-ending and quote differences are tolerated and "
-            "the result says so; a miss shows the closest lines.",
+            "found, differences in whitespace, indentation, line endings, quotes and dashes, "
+            "blank lines and string escaping are tolerated when each line still maps to one "
+            "line of the file, and the result says so; a miss shows the closest lines.",
             EditParams, edit, read_only=False, destructive=True, idempotent=False,
         ),
         ToolSpec(
