@@ -1,0 +1,56 @@
+"""The syntax errors in a parsed tree: its ERROR and MISSING nodes, as line ranges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node, Tree
+
+_MAX_ERRORS = 200  # a hopelessly broken file need not be walked to its end
+
+
+@dataclass(frozen=True)
+class SyntaxFault:
+    """One place that does not parse: 0-based rows, byte columns, and what is wrong there."""
+
+    start_row: int
+    start_byte: int
+    end_row: int
+    end_column: int
+    message: str
+
+
+def faults(tree: Tree) -> list[SyntaxFault]:
+    """The tree's ERROR and MISSING nodes, outermost only, in file order.
+
+    Only subtrees that contain an error are visited, so a clean tree costs nothing.
+    """
+    found: list[SyntaxFault] = []
+    stack: list[Node] = [tree.root_node]
+    while stack and len(found) < _MAX_ERRORS:
+        node = stack.pop()
+        if node.is_missing:
+            found.append(_fault(node, f"missing {_token(node)}"))
+        elif node.is_error:
+            found.append(_fault(node, _unexpected(node)))
+        elif node.has_error:
+            stack.extend(reversed(node.children))
+    return found
+
+
+def _fault(node: Node, message: str) -> SyntaxFault:
+    end = node.end_point
+    return SyntaxFault(node.start_point.row, node.start_byte, end.row, end.column, message)
+
+
+def _token(node: Node) -> str:
+    kind = node.type
+    return kind if kind.isidentifier() else f"'{kind}'"
+
+
+def _unexpected(node: Node) -> str:
+    """Quote the text that does not parse when it is short; else just say it does not."""
+    text = (node.text or b"").decode("utf-8", "replace").strip()
+    if text and len(text) <= 30 and "\n" not in text:
+        return f"'{text}' does not parse here"
+    return "does not parse"
