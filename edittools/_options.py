@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 MiB = 1024 * 1024
+
+SyntaxPolicy = Literal["warn", "refuse", "off"]
+SYNTAX_POLICIES: tuple[str, ...] = get_args(SyntaxPolicy)
+"""What a change that breaks its file's syntax gets: a warning, a refusal, or no check."""
 
 
 @dataclass(frozen=True)
@@ -28,5 +32,5 @@ class SessionOptions:
     inline_text_bytes: int = 2 * MiB
     baseline_bytes: int = 16 * MiB
     journal: bool = True
-    syntax_check: Literal["warn", "refuse", "off"] = "warn"
+    syntax_check: SyntaxPolicy = "warn"
     syntax_max_bytes: int = 1 * MiB

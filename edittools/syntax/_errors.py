@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from tree_sitter import Node, Tree
 
 _MAX_ERRORS = 200  # a hopelessly broken file need not be walked to its end
+_QUOTED = 40
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,11 @@ def _token(node: Node) -> str:
 
 
 def _unexpected(node: Node) -> str:
-    """Quote the text that does not parse when it is short; else just say it does not."""
+    """Say where the text that does not parse begins, quoting its first line (shortened)."""
     text = (node.text or b"").decode("utf-8", "replace").strip()
-    if text and len(text) <= 30 and "\n" not in text:
-        return f"'{text}' does not parse here"
-    return "does not parse"
+    first = text.split("\n", 1)[0].strip()
+    if not first:
+        return "does not parse"
+    if len(first) > _QUOTED:
+        first = first[: _QUOTED - 3] + "..."
+    return f"does not parse from '{first}'" if "\n" in text else f"'{first}' does not parse here"
