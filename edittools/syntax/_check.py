@@ -90,12 +90,14 @@ def check_change(
     found = faults(new_tree)
     if not found:
         return SyntaxCheck(path, language_name, ())
+    change_start = 0
     if old_bytes is not None:
         if old_tree is None:
             old_tree = parse(language, old_bytes)
             keep_tree(language, old_bytes, old_tree)
         found = _introduced(faults(old_tree), found, old_bytes, new_bytes)
-    diagnostics = tuple(_diagnostic(new_bytes, fault) for fault in found)
+        change_start = changed_span(old_bytes, new_bytes)[0]
+    diagnostics = tuple(_diagnostic(new_bytes, fault, change_start) for fault in found)
     return SyntaxCheck(path, language_name, diagnostics, _excerpt(new, diagnostics[:_SHOWN]))
 
 
@@ -127,20 +129,28 @@ def _where(d: Diagnostic) -> str:
     return f"line {d.line}, column {d.column}: {d.message}"
 
 
-def _diagnostic(source: bytes, fault: SyntaxFault) -> Diagnostic:
-    line_start = source.rfind(b"\n", 0, fault.start_byte) + 1
-    column = len(source[line_start : fault.start_byte].decode("utf-8", "replace")) + 1
+def _diagnostic(source: bytes, fault: SyntaxFault, change_start: int) -> Diagnostic:
+    """The fault as a diagnostic; one that began before the change and spans it starts there.
+
+    A parser that gives up wraps everything from the last point it understood, often from the
+    top of the file, in one error: the change inside that region is what to point at.
+    """
+    start, start_row, message = fault.start_byte, fault.start_row, fault.message
+    change_row = source.count(b"\n", 0, change_start)
+    if start < change_start and start_row < change_row <= fault.end_row:
+        start, start_row = change_start, change_row
+        message = f"does not parse (the parser gave up on lines {fault.start_row + 1}-{fault.end_row + 1})"
+    line_start = source.rfind(b"\n", 0, start) + 1
+    column = len(source[line_start:start].decode("utf-8", "replace")) + 1
     # An error that runs to the start of the next line ends on the line before.
     end_row = (
-        fault.end_row - 1
-        if fault.end_column == 0 and fault.end_row > fault.start_row
-        else fault.end_row
+        fault.end_row - 1 if fault.end_column == 0 and fault.end_row > start_row else fault.end_row
     )
     return Diagnostic(
-        line=fault.start_row + 1,
+        line=start_row + 1,
         column=column,
         end_line=end_row + 1,
-        message=fault.message,
+        message=message,
         severity="error",
         source="syntax",
     )
