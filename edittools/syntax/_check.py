@@ -124,9 +124,8 @@ def _introduced(
 
 
 def _where(d: Diagnostic) -> str:
-    if d.end_line is not None and d.line is not None and d.end_line > d.line:
-        return f"lines {d.line}-{d.end_line}: {d.message}"
-    return f"line {d.line}, column {d.column}: {d.message}"
+    to = f" to line {d.end_line}" if d.end_line and d.line and d.end_line > d.line else ""
+    return f"line {d.line}, column {d.column}{to}: {d.message}"
 
 
 def _diagnostic(source: bytes, fault: SyntaxFault, change_start: int) -> Diagnostic:

@@ -3,6 +3,7 @@ new files, CRLF, columns in characters, the size cap, lazy grammars, incremental
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -11,6 +12,7 @@ from syntax_samples import SAMPLES, UNBREAKABLE, Sample
 
 from edittools.syntax import CHECKED_LANGUAGES, check_change, language_of
 from edittools.syntax import _trees as trees
+from edittools.syntax._languages import grammar
 
 PYTHON = "import os\n\n\ndef area(w, h):\n    return w * h\n\n\ndef name():\n    return os.name\n"
 
@@ -163,3 +165,20 @@ def test_grammars_are_imported_only_for_the_languages_checked() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['tree_sitter_python']"
+
+
+def test_incremental_trees_equal_fresh_trees_over_random_edits() -> None:
+    """Each edit re-parsed from the previous tree gives the very tree a fresh parse gives."""
+    language = grammar("python")
+    assert language is not None
+    rng = random.Random(16)
+    text = (PYTHON * 4).encode()
+    tree = trees.parse(language, text)
+    pieces = [b"(", b")", b":", b"\n", b"    ", b"x", b"'", b""]
+    for _ in range(60):
+        start = rng.randrange(len(text))
+        end = min(len(text), start + rng.randrange(4))
+        new = text[:start] + rng.choice(pieces) + text[end:]
+        tree = trees.reparse(language, text, tree, new, trees.changed_span(text, new))
+        assert str(tree.root_node) == str(trees.parse(language, new).root_node)
+        text = new
