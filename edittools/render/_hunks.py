@@ -194,12 +194,12 @@ def _hunk_of(diagnostic: Diagnostic, hunks: list[Hunk]) -> int | None:
 
 
 def diagnostic_text(diagnostic: Diagnostic) -> str:
-    """One line for a diagnostic: `syntax error, line 12, column 5: missing ')'`."""
+    """One line for a diagnostic: `syntax error, line 12, column 5 to line 14: missing ')'`."""
     where = ""
     if diagnostic.line is not None:
         where = f", line {diagnostic.line}"
-        if diagnostic.end_line is not None and diagnostic.end_line > diagnostic.line:
-            where = f", lines {diagnostic.line}-{diagnostic.end_line}"
-        elif diagnostic.column is not None:
+        if diagnostic.column is not None:
             where += f", column {diagnostic.column}"
+        if diagnostic.end_line is not None and diagnostic.end_line > diagnostic.line:
+            where += f" to line {diagnostic.end_line}"
     return f"{diagnostic.source} {diagnostic.severity}{where}: {diagnostic.message}"

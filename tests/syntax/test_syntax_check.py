@@ -3,6 +3,7 @@ new files, CRLF, columns in characters, the size cap, lazy grammars, incremental
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
@@ -139,10 +140,10 @@ def test_incremental_reparse_agrees_with_a_fresh_parse() -> None:
                      ("return os.name\n", "return os.name\n\nclass A:\n    x = [\n")]:  # fmt: skip
         texts.append(texts[-1].replace(old, new))
     warm = []
-    for before, after in zip(texts, texts[1:], strict=False):
+    for before, after in itertools.pairwise(texts):
         warm.append(check_change("a.py", before, after))
     cold = []
-    for before, after in zip(texts, texts[1:], strict=False):
+    for before, after in itertools.pairwise(texts):
         trees._trees.clear()
         cold.append(check_change("a.py", before, after))
     assert warm == cold
