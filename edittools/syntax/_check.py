@@ -4,7 +4,9 @@ Both texts are parsed with the file's grammar. The errors of the old text are ca
 change to the lines they occupy in the new text (lines before the changed span stay, lines after
 it shift by the span's growth, lines inside it spread over the whole new span); an error of the
 new text that meets none of them is one the change introduced. A file already broken elsewhere
-therefore gives no alarm, and an edit inside an already broken region does not either.
+therefore gives no alarm, and an edit inside an already broken region does not either. One more
+case counts: an error that reaches into the changed lines when none did before (the parser may
+merge a new error with an old one above it).
 """
 
 from __future__ import annotations
@@ -120,7 +122,16 @@ def _introduced(
         return new_last if at_end else first
 
     spans = [(carried(f.start_row, at_end=False), carried(f.end_row, at_end=True)) for f in before]
-    return [f for f in after if not any(a <= f.end_row and f.start_row <= b for a, b in spans)]
+    # The changed lines were clean before: an error that now reaches into them is the change's,
+    # even when the parser merged it with an old error nearby.
+    was_clean = not any(f.start_row <= old_last and first <= f.end_row for f in before)
+
+    def introduced(fault: SyntaxFault) -> bool:
+        if was_clean and fault.start_row <= new_last and first <= fault.end_row:
+            return True
+        return not any(a <= fault.end_row and fault.start_row <= b for a, b in spans)
+
+    return [fault for fault in after if introduced(fault)]
 
 
 def _where(d: Diagnostic) -> str:

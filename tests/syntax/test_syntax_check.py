@@ -183,3 +183,11 @@ def test_incremental_trees_equal_fresh_trees_over_random_edits() -> None:
         tree = trees.reparse(language, text, tree, new, trees.changed_span(text, new))
         assert str(tree.root_node) == str(trees.parse(language, new).root_node)
         text = new
+
+
+def test_a_new_error_merged_with_an_old_one_above_still_counts() -> None:
+    """The parser may fold a new break into an old error region; it reached the changed lines."""
+    broken = "def greet(name)\n    return 'Hello, ' + name\n\n\nprint(greet('world'))\n"
+    check = check_change("a.py", broken, broken.replace("('world'))", "('world')"))
+    assert check is not None and check.broken
+    assert check_change("a.py", broken, broken.replace("'world'", "'you'")).diagnostics == ()  # type: ignore[union-attr]
