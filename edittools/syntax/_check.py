@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from edittools.artifacts import Diagnostic
 from edittools.syntax._errors import SyntaxFault, faults
-from edittools.syntax._languages import grammar, language_of
+from edittools.syntax._languages import empty_nodes_query, grammar, language_of
 from edittools.syntax._trees import changed_span, keep_tree, kept_tree, parse, reparse
 
 _SHOWN = 3  # faults described in the note; the payload lists them all
@@ -83,22 +83,24 @@ def check_change(
         )
         return SyntaxCheck(path, language_name, (note,))
     old_tree = None if old_bytes is None else kept_tree(language, old_bytes)
+    span = (0, 0, len(new_bytes)) if old_bytes is None else changed_span(old_bytes, new_bytes)
     if old_bytes is not None and old_tree is not None:
-        span = changed_span(old_bytes, new_bytes)
         new_tree = reparse(language, old_bytes, old_tree.copy(), new_bytes, span)
     else:
         new_tree = parse(language, new_bytes)
     keep_tree(language, new_bytes, new_tree)
-    found = faults(new_tree)
+    empty = empty_nodes_query(language_name)
+    start, old_end, new_end = span
+    found = faults(new_tree, empty, _lines_around(new_bytes, start, new_end))
     if not found:
         return SyntaxCheck(path, language_name, ())
-    change_start = 0
     if old_bytes is not None:
         if old_tree is None:
             old_tree = parse(language, old_bytes)
             keep_tree(language, old_bytes, old_tree)
-        found = _introduced(faults(old_tree), found, old_bytes, new_bytes)
-        change_start = changed_span(old_bytes, new_bytes)[0]
+        before = faults(old_tree, empty, _lines_around(old_bytes, start, old_end))
+        found = _introduced(before, found, old_bytes, new_bytes)
+    change_start = start
     diagnostics = tuple(_diagnostic(new_bytes, fault, change_start) for fault in found)
     return SyntaxCheck(path, language_name, diagnostics, _excerpt(new, diagnostics[:_SHOWN]))
 
@@ -186,6 +188,14 @@ def _excerpt(text: str, diagnostics: tuple[Diagnostic, ...]) -> str:
         shown.append(f" {mark} {number:>{width}} | {lines[number - 1]}")
         previous = number
     return "\n".join(shown)
+
+
+def _lines_around(source: bytes, start: int, end: int) -> tuple[int, int]:
+    """The byte range from the line before `start` to the line after `end`."""
+    before = source.rfind(b"\n", 0, max(0, source.rfind(b"\n", 0, start)))
+    line_end = source.find(b"\n", end)
+    after = -1 if line_end < 0 else source.find(b"\n", line_end + 1)
+    return before + 1, len(source) if after < 0 else after
 
 
 def _utf8(text: str) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 _MAX_ERRORS = 200  # a hopelessly broken file need not be walked to its end
 _QUOTED = 40
@@ -21,12 +21,22 @@ class SyntaxFault:
     message: str
 
 
-def faults(tree: Tree) -> list[SyntaxFault]:
+def faults(
+    tree: Tree, empty: Query | None = None, within: tuple[int, int] | None = None
+) -> list[SyntaxFault]:
     """The tree's ERROR and MISSING nodes, outermost only, in file order.
 
-    Only subtrees that contain an error are visited, so a clean tree costs nothing.
+    Only subtrees that contain an error are visited, so a clean tree costs nothing. `empty`
+    captures nodes that are errors when empty; they are looked for in the byte range `within`
+    only (the changed region: that query walks the tree).
     """
     found: list[SyntaxFault] = []
+    if empty is not None and within is not None:
+        cursor = QueryCursor(empty)
+        cursor.set_byte_range(*within)
+        for name, nodes in cursor.captures(tree.root_node).items():
+            message = name.replace("_", " ")
+            found += [_fault(n, message) for n in nodes if n.start_byte == n.end_byte]
     stack: list[Node] = [tree.root_node]
     while stack and len(found) < _MAX_ERRORS:
         node = stack.pop()
@@ -36,7 +46,7 @@ def faults(tree: Tree) -> list[SyntaxFault]:
             found.append(_fault(node, _unexpected(node)))
         elif node.has_error:
             stack.extend(reversed(node.children))
-    return found
+    return sorted(found, key=lambda fault: fault.start_byte)
 
 
 def _fault(node: Node, message: str) -> SyntaxFault:

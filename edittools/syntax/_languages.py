@@ -6,7 +6,7 @@ import importlib
 import threading
 from pathlib import PurePosixPath
 
-from tree_sitter import Language
+from tree_sitter import Language, Query
 
 _BY_SUFFIX = {
     ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript",
@@ -48,10 +48,16 @@ _GRAMMARS = {
     "markdown": ("tree_sitter_markdown", "language"),
 }
 
+# Nodes a grammar accepts empty although the language does not, captured under the name that
+# says what is wrong: tree-sitter's Python grammar takes a body that lost its indentation for an
+# empty block, without an ERROR node.
+_MUST_NOT_BE_EMPTY = {"python": "(block) @expected_an_indented_block"}
+
 CHECKED_LANGUAGES = frozenset(_GRAMMARS)
 """Names of the languages whose syntax can be checked."""
 
 _loaded: dict[str, Language] = {}
+_queries: dict[str, Query] = {}
 _loading = threading.Lock()
 
 
@@ -77,3 +83,16 @@ def grammar(language: str) -> Language | None:
                 return None
             _loaded[language] = Language(getattr(module, function)())
     return _loaded[language]
+
+
+def empty_nodes_query(language: str) -> Query | None:
+    """A query that captures the nodes of `language` that are errors when empty, if any."""
+    source = _MUST_NOT_BE_EMPTY.get(language)
+    found = _queries.get(language)
+    if source is None or found is not None:
+        return found
+    compiled = grammar(language)
+    if compiled is None:
+        return None
+    with _loading:
+        return _queries.setdefault(language, Query(compiled, source))

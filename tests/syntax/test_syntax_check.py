@@ -191,3 +191,15 @@ def test_a_new_error_merged_with_an_old_one_above_still_counts() -> None:
     check = check_change("a.py", broken, broken.replace("('world'))", "('world')"))
     assert check is not None and check.broken
     assert check_change("a.py", broken, broken.replace("'world'", "'you'")).diagnostics == ()  # type: ignore[union-attr]
+
+
+def test_a_python_body_that_lost_its_indentation_is_flagged() -> None:
+    """The grammar reads it as an empty block without an ERROR node; the check still says so."""
+    check = check_change("a.py", PYTHON, PYTHON.replace("    return w * h", "return w * h"))
+    assert check is not None and check.broken
+    assert [(d.line, d.message) for d in check.diagnostics] == [(4, "expected an indented block")]
+    # At the very end of the file too, and an empty block elsewhere that was there before is not
+    # this change's.
+    tail = PYTHON.replace("    return os.name\n", "return os.name")
+    assert check_change("a.py", PYTHON, tail).broken  # type: ignore[union-attr]
+    assert check_change("a.py", tail, tail.replace("w * h", "h * w")).diagnostics == ()  # type: ignore[union-attr]
