@@ -40,8 +40,8 @@ from pathlib import Path
 from tree_sitter import Node
 
 from edittools import Session
-from edittools.syntax import check_change, language_of
 from edittools.syntax import _trees as trees
+from edittools.syntax import check_change, language_of
 from edittools.syntax._errors import faults
 from edittools.syntax._languages import grammar
 
