@@ -82,13 +82,13 @@ def check_change(
             source="syntax",
         )
         return SyntaxCheck(path, language_name, (note,))
-    old_tree = None if old_bytes is None else kept_tree(language, old_bytes)
+    old_tree = None if old_bytes is None else kept_tree(language, path, old_bytes)
     span = (0, 0, len(new_bytes)) if old_bytes is None else changed_span(old_bytes, new_bytes)
     if old_bytes is not None and old_tree is not None:
         new_tree = reparse(language, old_bytes, old_tree.copy(), new_bytes, span)
     else:
         new_tree = parse(language, new_bytes)
-    keep_tree(language, new_bytes, new_tree)
+    keep_tree(language, path, new_bytes, new_tree)
     empty = empty_nodes_query(language_name)
     start, old_end, new_end = span
     found = faults(new_tree, empty, _lines_around(new_bytes, start, new_end))
@@ -97,7 +97,6 @@ def check_change(
     if old_bytes is not None:
         if old_tree is None:
             old_tree = parse(language, old_bytes)
-            keep_tree(language, old_bytes, old_tree)
         before = faults(old_tree, empty, _lines_around(old_bytes, start, old_end))
         found = _introduced(before, found, old_bytes, new_bytes)
     change_start = start

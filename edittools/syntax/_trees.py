@@ -15,27 +15,27 @@ Span = tuple[int, int, int]
 
 _KEEP = 8  # trees kept: one per recently changed file, for its next change
 
-_trees: OrderedDict[tuple[int, bytes], Tree] = OrderedDict()
+# By path, with the text parsed: comparing texts is a memcmp, while hashing one as a key would
+# cost more than the check it serves on a large file.
+_trees: OrderedDict[str, tuple[Language, bytes, Tree]] = OrderedDict()
 _guard = threading.Lock()
 
 
-def kept_tree(language: Language, source: bytes) -> Tree | None:
-    """The kept tree of `source`, or None; the caller gets its own copy to edit."""
-    key = (id(language), source)
+def kept_tree(language: Language, path: str, source: bytes) -> Tree | None:
+    """The tree kept for `path` if it is the parse of `source`, else None; the caller gets a copy."""
     with _guard:
-        tree = _trees.get(key)
-        if tree is None:
+        kept = _trees.get(path)
+        if kept is None or kept[0] is not language or kept[1] != source:
             return None
-        _trees.move_to_end(key)
-        return tree.copy()
+        _trees.move_to_end(path)
+        return kept[2].copy()
 
 
-def keep_tree(language: Language, source: bytes, tree: Tree) -> None:
-    """Keep `tree` as the parse of `source` for a later change."""
-    key = (id(language), source)
+def keep_tree(language: Language, path: str, source: bytes, tree: Tree) -> None:
+    """Keep `tree`, the parse of `source`, for the next change to `path`."""
     with _guard:
-        _trees[key] = tree
-        _trees.move_to_end(key)
+        _trees[path] = (language, source, tree)
+        _trees.move_to_end(path)
         while len(_trees) > _KEEP:
             _trees.popitem(last=False)
 
