@@ -79,9 +79,11 @@ def grammar(language: str) -> Language | None:
         if language not in _loaded:
             try:
                 module = importlib.import_module(module_name)
-            except ImportError:  # a broken install: no check rather than a failing tool
+                _loaded[language] = Language(getattr(module, function)())
+            except (ImportError, ValueError):
+                # A missing grammar, or one built for another ABI: no check rather than a
+                # failing tool.
                 return None
-            _loaded[language] = Language(getattr(module, function)())
     return _loaded[language]
 
 

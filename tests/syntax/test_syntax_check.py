@@ -11,7 +11,7 @@ import sys
 import pytest
 from syntax_samples import SAMPLES, UNBREAKABLE, Sample
 
-from edittools.syntax import CHECKED_LANGUAGES, check_change, language_of
+from edittools.syntax import CHECKED_LANGUAGES, _languages, check_change, language_of
 from edittools.syntax import _trees as trees
 from edittools.syntax._languages import grammar
 
@@ -203,3 +203,10 @@ def test_a_python_body_that_lost_its_indentation_is_flagged() -> None:
     tail = PYTHON.replace("    return os.name\n", "return os.name")
     assert check_change("a.py", PYTHON, tail).broken  # type: ignore[union-attr]
     assert check_change("a.py", tail, tail.replace("w * h", "h * w")).diagnostics == ()  # type: ignore[union-attr]
+
+
+def test_a_grammar_that_cannot_load_means_no_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing grammar package (or one built for another ABI) turns the check off, not the tool."""
+    monkeypatch.delitem(_languages._loaded, "python", raising=False)
+    monkeypatch.setitem(_languages._GRAMMARS, "python", ("no_such_grammar_package", "language"))
+    assert check_change("a.py", PYTHON, PYTHON + "(\n") is None
