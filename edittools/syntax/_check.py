@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from edittools.artifacts import Diagnostic
 from edittools.syntax._errors import SyntaxFault, faults
 from edittools.syntax._languages import empty_nodes_query, grammar, language_of
-from edittools.syntax._trees import changed_span, keep_tree, kept_tree, parse, reparse
+from edittools.syntax._trees import Span, changed_span, keep_tree, kept_tree, parse, reparse
 
 _SHOWN = 3  # faults described in the note; the payload lists them all
 _TITLES = {
@@ -98,19 +98,18 @@ def check_change(
         if old_tree is None:
             old_tree = parse(language, old_bytes)
         before = faults(old_tree, empty, _lines_around(old_bytes, start, old_end))
-        found = _introduced(before, found, old_bytes, new_bytes)
-    change_start = start
-    diagnostics = tuple(_diagnostic(new_bytes, fault, change_start) for fault in found)
+        found = _introduced(before, found, old_bytes, new_bytes, span)
+    diagnostics = tuple(_diagnostic(new_bytes, fault, start) for fault in found)
     return SyntaxCheck(path, language_name, diagnostics, _excerpt(new, diagnostics[:_SHOWN]))
 
 
 def _introduced(
-    before: list[SyntaxFault], after: list[SyntaxFault], old: bytes, new: bytes
+    before: list[SyntaxFault], after: list[SyntaxFault], old: bytes, new: bytes, span: Span
 ) -> list[SyntaxFault]:
-    """The faults of `after` that meet no fault of `before` carried through the change."""
+    """The faults of `after` that meet no fault of `before` carried through the change `span`."""
     if not before:
         return after
-    start, old_end, new_end = changed_span(old, new)
+    start, old_end, new_end = span
     first = old.count(b"\n", 0, start)
     old_last = first + old.count(b"\n", start, old_end)
     new_last = first + new.count(b"\n", start, new_end)
@@ -169,7 +168,9 @@ def _diagnostic(source: bytes, fault: SyntaxFault, change_start: int) -> Diagnos
 
 def _excerpt(text: str, diagnostics: tuple[Diagnostic, ...]) -> str:
     """The lines around each diagnostic, numbered, the diagnostic's own lines marked with `>`."""
-    lines = text.splitlines()
+    # Rows as the parser counts them: only "\n" ends a line (splitlines would also split at
+    # form feeds and Unicode separators).
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     wanted: dict[int, bool] = {}
     for d in diagnostics:
         first = d.line or 1

@@ -210,3 +210,11 @@ def test_a_grammar_that_cannot_load_means_no_check(monkeypatch: pytest.MonkeyPat
     monkeypatch.delitem(_languages._loaded, "python", raising=False)
     monkeypatch.setitem(_languages._GRAMMARS, "python", ("no_such_grammar_package", "language"))
     assert check_change("a.py", PYTHON, PYTHON + "(\n") is None
+
+
+def test_the_excerpt_counts_lines_as_the_parser_does() -> None:
+    """A form feed is no line break for the parser, so it is none in the excerpt either."""
+    text = "x = 1  # \x0c page\ny = [\n    1,\n]\n"
+    check = check_change("a.py", text, text.replace("]\n", "\n"))
+    assert check is not None and check.broken
+    assert f" > {check.diagnostics[0].line} | y = [" in check.excerpt
