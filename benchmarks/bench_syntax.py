@@ -128,9 +128,9 @@ def _edits(
 
     for leaf in pick(lambda n: n.is_named and n.type.endswith("identifier")):
         harmless.append(("rename", _splice(source, leaf, (leaf.text or b"") + b"_x")))
-    for leaf in pick(lambda n: n.type in NUMBERS):
+    for leaf in pick(lambda n: n.is_named and n.type in NUMBERS):
         harmless.append(("number", _splice(source, leaf, b"42")))
-    for leaf in pick(lambda n: n.type in STRINGS):
+    for leaf in pick(lambda n: n.is_named and n.type in STRINGS):
         harmless.append(("string", _splice(source, leaf, b"x" + (leaf.text or b""))))
     for leaf in pick(lambda n: n.type in BRACKETS):
         breaking.append(("bracket", _splice(source, leaf, b"")))
