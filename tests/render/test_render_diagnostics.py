@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from edittools.artifacts._build import diff_result
 from render_pages import elements, with_class
 from rich.console import Console
 
 from edittools import Session, ToolResult
 from edittools.artifacts import Diagnostic, DiffPayload
+from edittools.artifacts.builders import diff_result
 from edittools.render import render_report, render_result
 
 # Two functions far apart, so that editing both gives two hunks.
