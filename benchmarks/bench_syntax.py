@@ -243,17 +243,46 @@ def _python_file(lines: int) -> str:
     return "\n".join(out[:lines]) + "\n"
 
 
+def _real_module(lines: int) -> tuple[str, str, str] | None:
+    """The installed package module closest to `lines` lines (within 20%), and a one-word edit
+    of its middle line that names `self`: (name, text, the line to replace)."""
+    best: tuple[int, Path] | None = None
+    for path in Path(sysconfig.get_paths()["purelib"]).rglob("*.py"):
+        try:
+            count = path.read_bytes().count(b"\n")
+        except OSError:
+            continue
+        if abs(count - lines) <= lines // 5 and (best is None or abs(count - lines) < best[0]):
+            best = (abs(count - lines), path)
+    text = None if best is None else _text(best[1])
+    if best is None or text is None:
+        return None
+    rows = text.split("\n")
+    middle = next(r for r in rows[len(rows) // 2 :] if "self." in r and text.count(r) == 1)
+    return f"{best[1].parent.name}/{best[1].name}", text, middle
+
+
 def cost(lines: int, repeat: int) -> None:
+    """Print the edit cost on a generated file with `lines` lines and on a real module that long."""
+    text = _python_file(lines)
+    middle = f"def function_{(lines // 16) * 8}("
+    _cost(f"a generated {lines}-line Python file", text, middle, repeat)
+    real = _real_module(lines)
+    if real is not None:
+        name, text, middle = real
+        _cost(f"{name} ({text.count(chr(10))} lines, installed)", text, middle, repeat)
+
+
+def _cost(title: str, text: str, middle: str, repeat: int) -> None:
     """Print the edit cost of the check on a large Python file, warn against off, in one run.
 
     Each round edits with `off` and with `warn` (in alternating order, after a sync), and the extra
-    cost is the median of the rounds' differences, so a busy machine slows both sides alike. The check's own time
-    inside the `warn` edits is measured too.
+    cost is the median of the rounds' differences, so a busy machine slows both sides alike. The
+    check's own time inside the `warn` edits is measured too.
     """
-    text = _python_file(lines)
-    middle = f"def function_{(lines // 16) * 8}("
-    assert middle in text
-    renamed = middle.replace("(", "_a(")
+    assert text.count(middle) == 1
+    renamed = middle.replace("self.", "self .", 1) if "self." in middle else middle + "  # x"
+    renamed = middle.replace("(", "_a(", 1) if middle.startswith("def ") else renamed
     spent: list[float] = []
     original_vet = edit_module.vet
 
@@ -303,7 +332,7 @@ def cost(lines: int, repeat: int) -> None:
             s.close()
     steady = statistics.median(w - o for w, o in zip(times["warn"], times["off"], strict=True))
     cold = statistics.median(times["cold"]) - statistics.median(times["off"])
-    print(f"one-line edit of a {lines}-line Python file ({size} bytes), {repeat} rounds:")
+    print(f"one-line edit of {title} ({size} bytes), {repeat} rounds:")
     print(
         f"  edit with syntax_check off           {statistics.median(times['off']) * 1000:7.2f} ms"
     )
