@@ -6,12 +6,13 @@
 
 from edittools._errors import ToolError
 from edittools._external import ExternalWatcher
-from edittools._options import SessionOptions
+from edittools._options import SYNTAX_POLICIES, SessionOptions
 from edittools._session import Session
 from edittools.artifacts import StreamEvent, ToolResult, artifact_of, value_of
 from edittools.dialects import adapt
 
 __all__ = [
+    "SYNTAX_POLICIES",
     "ExternalWatcher",
     "Session",
     "SessionOptions",

@@ -28,6 +28,7 @@ ToolError
  ├─ no_change          the change would leave the file as it is
  ├─ invalid_patch      the patch text is not a well-formed unified diff or Codex-style patch
  ├─ patch_conflict     a hunk's context was not found in the file it updates
+ ├─ syntax_error       the change would break the file's syntax (policy `syntax_check: refuse`)
  ├─ nothing_to_undo    this session has no earlier version of the file
  ├─ permission         the operating system refused access
  ├─ io_error           any other operating-system failure
@@ -69,6 +70,7 @@ CODES: frozenset[str] = frozenset(
         "patch_conflict",
         "permission",
         "stale_read",
+        "syntax_error",
         "too_large",
         "undecodable",
         "unencodable",

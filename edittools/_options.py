@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 MiB = 1024 * 1024
+
+SyntaxPolicy = Literal["warn", "refuse", "off"]
+SYNTAX_POLICIES: tuple[str, ...] = get_args(SyntaxPolicy)
+"""What a change that breaks its file's syntax gets: a warning, a refusal, or no check."""
 
 
 @dataclass(frozen=True)
@@ -13,6 +18,9 @@ class SessionOptions:
 
     `require_read` makes write/edit/undo of an existing file require an earlier read in the session;
     `tolerant` allows the tolerant matching tiers of `edit` when the exact match fails.
+    `syntax_check` says what a change that breaks the file's syntax gets: a warning in its result
+    (`warn`), a `syntax_error` refusal that writes nothing (`refuse`), or no check (`off`); files
+    over `syntax_max_bytes` are not checked.
     """
 
     require_read: bool = True
@@ -24,3 +32,5 @@ class SessionOptions:
     inline_text_bytes: int = 2 * MiB
     baseline_bytes: int = 16 * MiB
     journal: bool = True
+    syntax_check: SyntaxPolicy = "warn"
+    syntax_max_bytes: int = 1 * MiB

@@ -32,6 +32,7 @@ LAYER_OF_PREFIX = {
     "sandbox": "sandbox",
     "edittools.artifacts": "artifacts",
     "edittools.diff": "diff",
+    "edittools.syntax": "syntax",
     "edittools._workspace": "state",
     "edittools._external": "state",
     "edittools._errors": "state",
@@ -50,8 +51,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "sandbox": frozenset(),
     "artifacts": frozenset(),
     "diff": frozenset({"artifacts"}),
+    "syntax": frozenset({"artifacts"}),
     "state": frozenset({"sandbox", "artifacts", "diff"}),
-    "tools": frozenset({"sandbox", "artifacts", "diff", "state"}),
+    "tools": frozenset({"sandbox", "artifacts", "diff", "syntax", "state"}),
     "session": frozenset({"sandbox", "artifacts", "diff", "state", "tools"}),
     "dialects": frozenset({"artifacts", "diff"}),
     "facade": frozenset({"artifacts", "state", "session", "dialects"}),
@@ -253,6 +255,7 @@ PUBLIC_PACKAGES = [
     "edittools.render",
     "edittools.dialects",
     "edittools.mcp_server",
+    "edittools.syntax",
 ]
 
 

@@ -146,6 +146,23 @@ class DiffStats(WireModel):
     """Number of '-' lines."""
 
 
+class Diagnostic(WireModel):
+    """A finding about the changed file, such as a syntax error the change introduced."""
+
+    line: int | None = None
+    """1-based line in the new text where it starts; null for a note on the whole file."""
+    column: int | None = None
+    """1-based column (in characters) where it starts; null when not known."""
+    end_line: int | None = None
+    """1-based line where it ends; null when not known."""
+    message: str
+    """What is wrong, in one sentence."""
+    severity: Literal["error", "warning", "info"] = "error"
+    """`error` for a finding; `info` for a note, such as a check that was skipped."""
+    source: str
+    """What produced it, such as `syntax`."""
+
+
 class DiffPayload(WireModel):
     """A change to one file."""
 
@@ -179,6 +196,8 @@ class DiffPayload(WireModel):
     """False when a fast path gave a correct but not minimal diff."""
     match: str | None = None
     """How an edit's `old_string` was found: `exact` or the tolerance used."""
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    """Findings about the new text, such as syntax errors the change introduced."""
 
 
 class ChangesetPayload(WireModel):

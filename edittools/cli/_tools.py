@@ -7,12 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from edittools import Session
+from edittools import SYNTAX_POLICIES, Session
 from edittools.artifacts import ChangesetArtifact, DiffArtifact, ToolResult
 from edittools.cli._console import console, print_json
 from edittools.render import render_result
 
 _RAW = argparse.RawDescriptionHelpFormatter
+_SYNTAX_HELP = "a change that breaks a file's syntax: warn (default), refuse it, or off"
 
 
 def register(sub: Any) -> None:
@@ -67,6 +68,7 @@ def _tool_parser(sub: Any, name: str, run: Any, *, changes: bool = False) -> Any
     p.add_argument("--json", action="store_true", help="print the ToolResult as JSON")
     if changes:
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+        p.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX_HELP)
     p.set_defaults(run=run)
     return p
 
@@ -74,7 +76,8 @@ def _tool_parser(sub: Any, name: str, run: Any, *, changes: bool = False) -> Any
 def _session(args: argparse.Namespace) -> Session:
     # A person at a shell knows the file they change: no read-before-write here. Concurrent
     # writers are still caught by the compare-and-swap write.
-    return Session(args.root, require_read=False)
+    policy = getattr(args, "syntax_check", "warn")
+    return Session(args.root, require_read=False, syntax_check=policy)
 
 
 def _run(args: argparse.Namespace, name: str, arguments: dict[str, Any]) -> int:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from edittools import SYNTAX_POLICIES
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
 from sandbox import SandboxError
 
+_SYNTAX = "what a change that breaks a file's syntax gets: warn (default), refuse, or off"
+
 
 def serve_parser(prog: str) -> argparse.ArgumentParser:
-    """The arguments of `serve`: the root, the tool surface, deny patterns."""
+    """The arguments of `serve`: the root, the tool surface, deny patterns, the syntax policy."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Serve the edittools file tools to an MCP client over standard input and "
@@ -36,6 +39,7 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         metavar="PATTERN",
         help="gitignore-style pattern the tools may not touch (repeatable)",
     )
+    parser.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX)
     return parser
 
 
@@ -46,7 +50,7 @@ def serve_command(
     parser = serve_parser(prog)
     args = parser.parse_args(argv)
     try:
-        serve(args.root, surface=args.surface, deny=args.deny)
+        serve(args.root, surface=args.surface, deny=args.deny, syntax_check=args.syntax_check)
     except SandboxError as exc:  # the root cannot be opened: say so, without a traceback
         parser.exit(2, f"{parser.prog}: error: {exc.message}\n")
     return 0

@@ -16,7 +16,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-from edittools import Session, ToolError
+from edittools import SYNTAX_POLICIES, Session, ToolError
 from edittools.dialects import result_to_call_tool_result as call_tool_result
 from edittools.mcp_server._results import output_schema
 from edittools.mcp_server._surfaces import surface_tools
@@ -104,17 +104,23 @@ def serve(
     surface: str = "edittools",
     deny: Sequence[str] = (),
     transport: str = "stdio",
+    syntax_check: str = "warn",
 ) -> None:
     """Serve the tools over `root` to one MCP client until it disconnects (blocking).
 
     `surface` picks the tool names and parameters (see `SURFACES`); `deny` holds gitignore-style
-    patterns the tools may not touch. Raises ValueError for an unknown surface or transport and
+    patterns the tools may not touch; `syntax_check` is the policy for changes that break a file's
+    syntax (see `SessionOptions`). Raises ValueError for an unknown surface or transport and
     the sandbox's error when `root` cannot be opened.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of: {', '.join(TRANSPORTS)}")
     surface_tools(surface)  # refuse an unknown surface before taking over stdio
-    with Session(root, deny=deny) as session:
+    if syntax_check not in SYNTAX_POLICIES:
+        raise ValueError(
+            f"unknown syntax_check {syntax_check!r}; choose one of: {', '.join(SYNTAX_POLICIES)}"
+        )
+    with Session(root, deny=deny, syntax_check=syntax_check) as session:
         server = build_server(session, surface=surface)
 
         async def run() -> None:

@@ -20,6 +20,7 @@ from edittools.artifacts import (
     PROTOCOL_VERSION,
     ChangesetPayload,
     CodePayload,
+    Diagnostic,
     DiffPayload,
     ErrorPayload,
     FutureArtifact,
@@ -31,7 +32,14 @@ from edittools.artifacts import (
     ToolResult,
 )
 from edittools.diff import hunk_header
-from edittools.render._hunks import Row, hunk_rows, hunks_of, split_pairs
+from edittools.render._hunks import (
+    Row,
+    diagnostic_text,
+    diagnostics_on_hunks,
+    hunk_rows,
+    hunks_of,
+    split_pairs,
+)
 from edittools.render._page import page
 from edittools.render._sanitize import visible
 from edittools.render._syntax import highlight_lines, lexer_for
@@ -225,7 +233,11 @@ def _diff_body(payload: DiffPayload, report: _Report) -> str:
     split: list[str] = []
     shown = 0
     total = sum(len(h.lines) for h in hunks)
-    for hunk in hunks:
+    placed, loose = diagnostics_on_hunks(payload.diagnostics, hunks)
+    notes = "".join(
+        f'<p class="{_diagnostic_class(d)}">{_text(diagnostic_text(d))}</p>' for d in loose
+    )
+    for hunk, on_hunk in zip(hunks, placed, strict=True):
         if shown >= report.max_lines:
             break
         rows = hunk_rows(hunk)[: report.max_lines - shown]
@@ -236,13 +248,21 @@ def _diff_body(payload: DiffPayload, report: _Report) -> str:
         rows = _as_html(rows, lexer)
         unified.extend(_unified_row(row) for row in rows)
         split.extend(_split_row(left, right) for left, right in split_pairs(rows))
+        for d in on_hunk:
+            text = f'class="{_diagnostic_class(d)}">{_text(diagnostic_text(d))}</td></tr>'
+            unified.append(f'<tr class="diagnostic"><td colspan="3" {text}')
+            split.append(f'<tr class="diagnostic"><td colspan="4" {text}')
     cut = ""
     if shown < total:
         cut = f'<p class="note">{total - shown} more lines not shown.</p>'
     return (
-        f'<table class="lines unified">{"".join(unified)}</table>'
+        f'{notes}<table class="lines unified">{"".join(unified)}</table>'
         f'<table class="lines split">{"".join(split)}</table>{cut}'
     )
+
+
+def _diagnostic_class(diagnostic: Diagnostic) -> str:
+    return "diag-error" if diagnostic.severity == "error" else "diag-note"
 
 
 def _as_html(rows: list[Row], lexer: Lexer | None) -> list[Row]:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from edittools.artifacts import DiffPayload, Hunk
+from edittools.artifacts import Diagnostic, DiffPayload, Hunk
 
 Role = Literal["header", "hunk", "context", "add", "remove", "note"]
 
@@ -160,3 +160,46 @@ def split_pairs(rows: list[Row]) -> list[tuple[Row | None, Row | None]]:
             pairs.append((row, row))
     flush()
     return pairs
+
+
+def diagnostics_on_hunks(
+    diagnostics: list[Diagnostic], hunks: list[Hunk]
+) -> tuple[list[list[Diagnostic]], list[Diagnostic]]:
+    """Place each diagnostic on the first hunk whose new lines it meets.
+
+    Returns the diagnostics of each hunk, and those that meet no hunk (notes on the whole file,
+    or an error the change caused beyond the lines it touched).
+    """
+    placed: list[list[Diagnostic]] = [[] for _ in hunks]
+    loose: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        index = _hunk_of(diagnostic, hunks)
+        (loose if index is None else placed[index]).append(diagnostic)
+    return placed, loose
+
+
+def _hunk_of(diagnostic: Diagnostic, hunks: list[Hunk]) -> int | None:
+    if diagnostic.line is None:
+        return None
+    first = diagnostic.line
+    last = max(first, diagnostic.end_line or first)
+    for index, hunk in enumerate(hunks):
+        if hunk.new_start is None:
+            continue
+        start = hunk.new_start + (hunk.new_lines == 0)
+        end = start + max(hunk.new_lines, 1) - 1
+        if first <= end and start <= last:
+            return index
+    return None
+
+
+def diagnostic_text(diagnostic: Diagnostic) -> str:
+    """One line for a diagnostic: `syntax error, line 12, column 5 to line 14: missing ')'`."""
+    where = ""
+    if diagnostic.line is not None:
+        where = f", line {diagnostic.line}"
+        if diagnostic.column is not None:
+            where += f", column {diagnostic.column}"
+        if diagnostic.end_line is not None and diagnostic.end_line > diagnostic.line:
+            where += f" to line {diagnostic.end_line}"
+    return f"{diagnostic.source} {diagnostic.severity}{where}: {diagnostic.message}"

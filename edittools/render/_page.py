@@ -59,6 +59,9 @@ td.num { width: 1%; min-width: 3.5em; text-align: right; color: var(--muted); us
 td.code { white-space: pre-wrap; overflow-wrap: anywhere; }
 table.split td.code { width: 49%; }
 tr.hunk td { background: var(--hunk); color: var(--muted); }
+.diag-error { color: var(--err); font-weight: 600; }
+.diag-note { color: var(--muted); }
+p.diag-error, p.diag-note { padding: .3rem .8rem; margin: 0; }
 .add { background: var(--add); }
 .del { background: var(--del); }
 td.empty { background: var(--card); }

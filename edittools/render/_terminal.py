@@ -21,6 +21,7 @@ from edittools.artifacts import (
     PROTOCOL_VERSION,
     ChangesetPayload,
     CodePayload,
+    Diagnostic,
     DiffPayload,
     ErrorPayload,
     FutureArtifact,
@@ -32,7 +33,12 @@ from edittools.artifacts import (
     ToolResult,
 )
 from edittools.diff import hunk_header
-from edittools.render._hunks import classify_unified
+from edittools.render._hunks import (
+    classify_unified,
+    diagnostic_text,
+    diagnostics_on_hunks,
+    hunks_of,
+)
 from edittools.render._sanitize import visible
 
 _ROLE_STYLE = {
@@ -94,8 +100,21 @@ class DiffView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield diff_header(self.payload)
+        placed, loose = diagnostics_on_hunks(self.payload.diagnostics, hunks_of(self.payload))
+        yield from (_diagnostic_line(d) for d in loose)
+        placed.append([])  # so that "the hunk before the first" and any extra hunk have none
+        hunk = -1  # each hunk's diagnostics follow its last line
         for role, line in _unified_lines(self.payload):
+            if role == "hunk":
+                yield from (_diagnostic_line(d) for d in placed[hunk])
+                hunk = min(hunk + 1, len(placed) - 1)
             yield Text(visible(line), style=_ROLE_STYLE[role], no_wrap=False)
+        yield from (_diagnostic_line(d) for d in placed[hunk])
+
+
+def _diagnostic_line(diagnostic: Diagnostic) -> Text:
+    style = "bold red" if diagnostic.severity == "error" else "yellow"
+    return Text("! " + visible(diagnostic_text(diagnostic)), style=style)
 
 
 def _unified_lines(payload: DiffPayload) -> list[tuple[str, str]]:

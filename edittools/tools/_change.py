@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from edittools._errors import ToolError
 from edittools._workspace import Workspace
-from edittools.artifacts import DiffPayload
+from edittools.artifacts import DiffPayload, ToolResult
+from edittools.artifacts.builders import diff_result
+from edittools.syntax import SyntaxCheck, check_change
 from sandbox import ABSENT, Version
 
 
@@ -58,3 +61,49 @@ def with_blobs(
 def summary(verb: str, payload: DiffPayload) -> str:
     """The first line of a change's value: what happened, to which file, `+N -M`."""
     return f"{verb} {payload.path} (+{payload.stats.added} -{payload.stats.removed})."
+
+
+def vet(
+    ws: Workspace,
+    path: str,
+    old: str | bytes | None,
+    new: str | bytes | None,
+    *,
+    may_refuse: bool = True,
+) -> SyntaxCheck | None:
+    """Check the syntax of `path` changed from `old` to `new`, under the `syntax_check` policy.
+
+    Under `refuse` a change that introduces a syntax error raises `syntax_error` (call this before
+    writing); `may_refuse=False` (an undo puts back what the file held) only warns.
+    """
+    policy = ws.options.syntax_check
+    if policy == "off" or not isinstance(new, str):
+        return None
+    check = check_change(
+        path, old if isinstance(old, str) else None, new, max_bytes=ws.options.syntax_max_bytes
+    )
+    if check is not None and check.broken and policy == "refuse" and may_refuse:
+        diagnostics = [d.model_dump(mode="json") for d in check.diagnostics]
+        raise ToolError(
+            "syntax_error",
+            check.describe(kept=False),
+            {"path": path, "language": check.language, "diagnostics": diagnostics},
+        )
+    return check
+
+
+def with_syntax(payload: DiffPayload, check: SyntaxCheck | None) -> DiffPayload:
+    """The payload with the check's diagnostics, if any."""
+    if check is None or not check.diagnostics:
+        return payload
+    return payload.model_copy(update={"diagnostics": list(check.diagnostics)})
+
+
+def syntax_note(check: SyntaxCheck | None) -> str:
+    """The lines a result's value gains when the change broke the syntax (else nothing)."""
+    return "" if check is None or not check.broken else "\n" + check.describe(kept=True)
+
+
+def change_result(value: str, payload: DiffPayload, check: SyntaxCheck | None) -> ToolResult:
+    """A one-file change's result: the value, then any syntax warning; the diagnostics on the diff."""
+    return diff_result(value + syntax_note(check), with_syntax(payload, check))

@@ -10,7 +10,7 @@ from edittools._workspace import ReadRecord, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.diff import diff_texts
-from edittools.tools._change import commit, wants_texts, with_blobs
+from edittools.tools._change import commit, syntax_note, vet, wants_texts, with_blobs, with_syntax
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
@@ -35,6 +35,8 @@ class _Staged:
 
     writes: tuple[_Write, ...]
     payload: DiffPayload
+    note: str = ""
+    """A syntax warning for the model, when the change broke the file's syntax."""
 
 
 def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
@@ -65,7 +67,7 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
         staged = [_stage(ws, patch) for patch in patches]
         _commit_all(ws, [write for item in staged for write in item.writes])
     payloads = [item.payload for item in staged]
-    value = _describe(payloads)
+    value = _describe(payloads) + "".join(item.note for item in staged)
     if len(payloads) == 1:
         return diff_result(value, payloads[0])
     return changeset_result(value, payloads)
@@ -84,11 +86,12 @@ def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
             )
         document = TextDocument.new(patch.new_content or "")
         after = document.encode()
+        check = vet(ws, path, None, document.text)
         payload = diff_texts(
             None, document.text, path=path, include_texts=wants_texts(ws, len(after))
         )
-        payload = with_blobs(ws, payload, None, after)
-        return _Staged((_Write(path, None, None, after),), payload)
+        payload = with_syntax(with_blobs(ws, payload, None, after), check)
+        return _Staged((_Write(path, None, None, after),), payload, syntax_note(check))
     before, version = read_existing(ws, path)
     ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
@@ -105,6 +108,12 @@ def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
         raise ToolError(exc.code, message, {**(exc.detail or {}), "path": path}) from exc
     changed = document.with_text(new_text)
     after = changed.encode()
+    check = vet(
+        ws,
+        path if patch.move_to is None else sb.relpath(patch.move_to),
+        document.text,
+        changed.text,
+    )
     include = wants_texts(ws, len(before), len(after))
     if patch.move_to is None:
         payload = diff_texts(document.text, changed.text, path=path, include_texts=include)
@@ -123,7 +132,7 @@ def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
         )
         writes = (_Write(target, None, None, after), _Write(path, before, version, None))
     payload = with_blobs(ws, payload, before, after).model_copy(update={"match": tier})
-    return _Staged(writes, payload)
+    return _Staged(writes, with_syntax(payload, check), syntax_note(check))
 
 
 def _commit_all(ws: Workspace, writes: list[_Write]) -> None:

@@ -7,9 +7,15 @@ import re
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
-from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans, diff_texts
-from edittools.tools._change import commit, summary, wants_texts, with_blobs
+from edittools.tools._change import (
+    change_result,
+    commit,
+    summary,
+    vet,
+    wants_texts,
+    with_blobs,
+)
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
@@ -52,11 +58,12 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
         )
         changed, spans = splice(document, match)
         after = changed.encode()
+        check = vet(ws, path, document.text, changed.text)
         commit(ws, path, before, version, after)
     include = wants_texts(ws, len(before), len(after))
     payload = diff_spans(document.text, spans, path=path, include_texts=include)
     payload = with_blobs(ws, payload, before, after).model_copy(update={"match": match.tier})
-    return diff_result(_describe(payload, match, changed.text, spans), payload)
+    return change_result(_describe(payload, match, changed.text, spans), payload, check)
 
 
 def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
@@ -93,6 +100,7 @@ def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
                 "no_change",
                 f"The edits together leave {path} as it was, so nothing was written.",
             )
+        check = vet(ws, path, original.text, document.text)
         commit(ws, path, before, version, after)
     include = wants_texts(ws, len(before), len(after))
     payload = diff_texts(original.text, document.text, path=path, include_texts=include)
@@ -101,7 +109,7 @@ def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
     value = summary(f"Applied {len(params.edits)} edits to", payload)
     if tier != "exact":
         value += f" Matched with tolerance: {', '.join(sorted(set(tiers) - {'exact'}))}."
-    return diff_result(value, payload)
+    return change_result(value, payload, check)
 
 
 def splice(document: TextDocument, match: Match) -> tuple[TextDocument, list[Span]]:

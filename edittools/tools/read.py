@@ -25,8 +25,8 @@ from edittools.artifacts import (
     ToolResult,
 )
 from edittools.artifacts.builders import code_result
+from edittools.syntax import language_of
 from edittools.tools._guard import read_existing
-from edittools.tools._language import language_of
 from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered
 from edittools.tools._params import ReadParams
 from sandbox import FileReader, SandboxError, bom_candidates, decode, looks_binary

@@ -5,9 +5,8 @@ from __future__ import annotations
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_texts
-from edittools.tools._change import summary, wants_texts, with_blobs
+from edittools.tools._change import change_result, summary, vet, wants_texts, with_blobs
 from edittools.tools._guard import read_if_exists
 from edittools.tools._params import UndoParams
 from sandbox import ABSENT, SandboxError, Version, decode
@@ -40,13 +39,15 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 {"path": path},
             )
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
+        old_text, new_text = _text(current), _text(restored)
+        check = vet(ws, path, old_text, new_text, may_refuse=False)
         if not ws.dry_run:
             _restore(ws, path, restored, version)
     include = wants_texts(ws, len(current or b""), len(restored or b""))
-    payload = diff_texts(_text(current), _text(restored), path=path, include_texts=include)
+    payload = diff_texts(old_text, new_text, path=path, include_texts=include)
     payload = with_blobs(ws, payload, current, restored)
     verb = "Undid the last change to" if restored is not None else "Undid the creation of"
-    return diff_result(summary(verb, payload), payload)
+    return change_result(summary(verb, payload), payload, check)
 
 
 def _saved(ws: Workspace, path: str, blob_id: str) -> bytes:

@@ -6,7 +6,14 @@ from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_texts
-from edittools.tools._change import commit, summary, wants_texts, with_blobs
+from edittools.tools._change import (
+    change_result,
+    commit,
+    summary,
+    vet,
+    wants_texts,
+    with_blobs,
+)
 from edittools.tools._guard import ensure_fresh, read_if_exists
 from edittools.tools._params import WriteParams
 from sandbox import SandboxError, TextDocument, Version, decode
@@ -42,9 +49,10 @@ def write(ws: Workspace, params: WriteParams) -> ToolResult:
             ws.note_seen(path, before, version)
             payload = diff_texts(old_text, document.text, path=path, include_texts=False)
             return diff_result(f"{path} already has this content; nothing was written.", payload)
+        check = vet(ws, path, old_text, document.text)
         commit(ws, path, before, version, after)
     include = wants_texts(ws, len(before or b""), len(after))
     payload = diff_texts(old_text, document.text, path=path, include_texts=include)
     payload = with_blobs(ws, payload, before, after)
     verb = "Created" if before is None else "Wrote"
-    return diff_result(summary(verb, payload), payload)
+    return change_result(summary(verb, payload), payload, check)

@@ -193,3 +193,15 @@ def test_serve_parses_with_the_servers_own_parser(tmp_path, capsys):
     assert capsys.readouterr().err.startswith(
         "edittools serve: error: Cannot open the sandbox root"
     )
+
+
+def test_an_edit_that_breaks_the_syntax_warns_and_refuse_writes_nothing(root, capsys):
+    status, out = _cli(capsys, root, "edit", "app.py", "def greet(name):", "def greet(name)")
+    assert status == 0 and "! syntax error, line 1" in out
+    assert _cli(capsys, root, "undo", "app.py")[0] == 0
+    args = ("edit", "app.py", "print(greet('world'))", "print(greet('world')")
+    status, out = _cli(capsys, root, *args, "--syntax-check", "refuse")
+    assert status == 1 and out.startswith("Error (syntax_error)")
+    assert (root / "app.py").read_text() == APP
+    status, out = _cli(capsys, root, *args, "--syntax-check", "off")
+    assert status == 0 and "syntax" not in out

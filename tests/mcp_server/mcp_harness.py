@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -18,9 +18,11 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 
 @asynccontextmanager
-async def connected(root: Path, surface: str | None = None) -> AsyncIterator[ClientSession]:
-    """An initialised client session with `python -m edittools.mcp_server --root root`."""
-    args = ["-m", "edittools.mcp_server", "--root", str(root)]
+async def connected(
+    root: Path, surface: str | None = None, *, options: Sequence[str] = ()
+) -> AsyncIterator[ClientSession]:
+    """An initialised client session with `python -m edittools.mcp_server --root root [options]`."""
+    args = ["-m", "edittools.mcp_server", "--root", str(root), *options]
     if surface is not None:
         args += ["--surface", surface]
     # A stdio child gets a minimal environment; the project is not installed, so point at it.

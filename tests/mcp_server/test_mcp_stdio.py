@@ -250,3 +250,26 @@ def test_codex_surface_reads_nothing_and_applies_a_patch(root: Path) -> None:
     assert result.is_error is False, text_of(result)
     assert (root / "notes.txt").read_text() == "one\nzwei\nthree\n"
     assert (root / "new.txt").read_text() == "fresh\n"
+
+
+def test_a_change_that_breaks_the_syntax_carries_the_warning_or_is_refused(root: Path) -> None:
+    broken = {"path": "app.py", "old_string": "def greet(name):", "new_string": "def greet(name)"}
+
+    async def scenario(options: list[str]) -> tuple[types.CallToolResult, dict[str, object]]:
+        async with connected(root, options=options) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            await client.call_tool("read", {"path": "app.py"})
+            result = await client.call_tool("edit", broken)
+            return result, check_structured(result, tools["edit"])
+
+    result, data = anyio.run(scenario, ["--syntax-check", "refuse"])
+    assert result.is_error and "syntax_error" in text_of(result)
+    assert data["artifact"]["payload"]["code"] == "syntax_error"  # type: ignore[index]
+    assert (root / "app.py").read_text() == SOURCE
+
+    result, data = anyio.run(scenario, [])
+    assert not result.is_error
+    assert "no longer parses as Python" in text_of(result) and "was kept" in text_of(result)
+    (diagnostic,) = data["artifact"]["payload"]["diagnostics"]  # type: ignore[index]
+    assert (diagnostic["line"], diagnostic["source"]) == (1, "syntax")
+    assert (root / "app.py").read_text() == SOURCE.replace("def greet(name):", "def greet(name)")
