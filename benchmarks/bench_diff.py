@@ -7,8 +7,10 @@ the ratio to ``git diff --no-index``, the +N/-N each engine reports and its peak
 maximum resident size for processes, and for in-process engines the peak of memory allocated by
 the call (inputs already in memory; measured in a separate, untimed run with tracemalloc).
 
-Usage: ``python benchmarks/bench_diff.py [--quick] [--cases NAME,...]``. The corpus is generated
-with a fixed seed into ``benchmarks/.corpus/`` (git-ignored) on first use. ``--quick`` uses fewer
+Usage: ``python benchmarks/bench_diff.py [--quick] [--cases NAME,...] [--huge] [--trees]``.
+``--huge`` runs only the memory-mapped diff of a 10M-line pair (see ``huge_files.py``);
+``--trees`` only the diff of two releases' source trees (see ``release_trees.py``). The corpus
+is generated with a fixed seed into ``benchmarks/.corpus/`` (git-ignored) on first use. ``--quick`` uses fewer
 repeats and skips the slowest reference runs; it finishes in well under a minute.
 """
 
@@ -32,6 +34,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import diff_corpus  # noqa: E402
+import huge_files  # noqa: E402
+import release_trees  # noqa: E402
 from diff_match_patch import diff_match_patch  # noqa: E402
 
 from edittools.diff import diff_span, diff_texts  # noqa: E402
@@ -289,7 +293,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, skip slow runs")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument(
+        "--huge", action="store_true", help="only the 10M-line pair, against git and GNU diff"
+    )
+    parser.add_argument(
+        "--trees", action="store_true", help="only two releases' source trees (downloads them)"
+    )
     args = parser.parse_args()
+    if args.huge:
+        huge_files.bench()
+        return
+    if args.trees:
+        release_trees.bench()
+        return
     names = set(args.cases.split(",")) if args.cases else None
     started = time.perf_counter()
     cases = diff_corpus.build(names)

@@ -2,14 +2,21 @@
 
 `Session` holds the tools; every call returns a `ToolResult`. `artifact_of`, `value_of` and
 `adapt` read any tool result a host may hold, ours or another runtime's, and never raise.
+
+Names are imported on first use (PEP 562), so a command that needs only the diff engine, such
+as ``edittools diff``, does not load the tools, the watcher and every model at start-up.
 """
 
-from edittools._errors import ToolError
-from edittools._external import ExternalWatcher
-from edittools._options import SYNTAX_POLICIES, SessionOptions
-from edittools._session import Session
-from edittools.artifacts import StreamEvent, ToolResult, artifact_of, value_of
-from edittools.dialects import adapt
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from edittools._errors import ToolError
+    from edittools._external import ExternalWatcher
+    from edittools._options import SYNTAX_POLICIES, SessionOptions
+    from edittools._session import Session
+    from edittools.artifacts import StreamEvent, ToolResult, artifact_of, value_of
+    from edittools.dialects import adapt
 
 __all__ = [
     "SYNTAX_POLICIES",
@@ -23,3 +30,29 @@ __all__ = [
     "artifact_of",
     "value_of",
 ]
+
+_HOMES = {
+    "SYNTAX_POLICIES": "edittools._options",
+    "ExternalWatcher": "edittools._external",
+    "Session": "edittools._session",
+    "SessionOptions": "edittools._options",
+    "StreamEvent": "edittools.artifacts",
+    "ToolError": "edittools._errors",
+    "ToolResult": "edittools.artifacts",
+    "adapt": "edittools.dialects",
+    "artifact_of": "edittools.artifacts",
+    "value_of": "edittools.artifacts",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(home), name)
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -6,13 +6,16 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def console() -> Console:
     """A console on standard output; rich turns colour off when piped or with NO_COLOR."""
+    from rich.console import Console  # rich takes a tenth of a second to load: only when used
+
     return Console(highlight=False, soft_wrap=True)
 
 
@@ -22,9 +25,9 @@ def print_json(data: Any) -> None:
 
 
 @contextmanager
-def busy(out: Console, message: str, *, long: bool) -> Iterator[None]:
+def busy(out: Console | None, message: str, *, long: bool) -> Iterator[None]:
     """A transient spinner on a terminal while `long` work runs; nothing at all when piped."""
-    if not (long and out.is_terminal):
+    if not (long and out is not None and out.is_terminal):
         yield
         return
     with out.status(message):

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.rule import Rule
-from rich.text import Text
-
-from edittools import Session
-from edittools.artifacts import ToolResult
 from edittools.cli._console import console
-from edittools.render import render_result
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from edittools import Session
+    from edittools.artifacts import ToolResult
 
 _VALUE_LINES = 6  # the model's text is shown in part: the point is that it is plain text
 
@@ -70,11 +68,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
         if any(args.keep.iterdir()):
             raise ValueError(f"{args.keep} is not empty; give --keep a new or empty directory.")
         return _run(args.keep, keep=True)
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="edittools-demo-") as root:
         return _run(Path(root), keep=False)
 
 
 def _run(root: Path, *, keep: bool) -> int:
+    from rich.rule import Rule
+
+    from edittools import Session
+
     (root / "app.py").write_text(_APP)
     out = console()
     steps: list[tuple[str, Callable[[Session], ToolResult]]] = [
@@ -106,6 +110,10 @@ def _run(root: Path, *, keep: bool) -> int:
 
 def _show(result: ToolResult, out: Console) -> None:
     """The two channels of one result, labelled: the model's text and the UI's artifact."""
+    from rich.text import Text
+
+    from edittools.render import render_result
+
     lines = result.value.splitlines()
     shown = "\n".join(lines[:_VALUE_LINES])
     if len(lines) > _VALUE_LINES:

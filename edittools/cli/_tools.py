@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from edittools import SYNTAX_POLICIES, Session
-from edittools.artifacts import ChangesetArtifact, DiffArtifact, ToolResult
+from edittools import SYNTAX_POLICIES  # a constant of a light module
 from edittools.cli._console import console, print_json
-from edittools.render import render_result
+
+if TYPE_CHECKING:
+    from edittools import Session
+    from edittools.artifacts import ToolResult
 
 _RAW = argparse.RawDescriptionHelpFormatter
 _SYNTAX_HELP = "a change that breaks a file's syntax: warn (default), refuse it, or off"
@@ -18,25 +20,41 @@ _SYNTAX_HELP = "a change that breaks a file's syntax: warn (default), refuse it,
 
 def register(sub: Any) -> None:
     """Add the tool commands to the parser."""
-    p = _tool_parser(sub, "read", cmd_read)
+    p = _tool_parser(sub, "read", cmd_read, "print a file's lines numbered")
     p.add_argument("path")
     p.add_argument("--offset", type=int, default=1, help="first line to show (1-based)")
     p.add_argument("--limit", type=int, default=2000, help="number of lines to show")
 
-    p = _tool_parser(sub, "write", cmd_write, changes=True)
+    p = _tool_parser(sub, "write", cmd_write, "create or replace a file", changes=True)
     p.add_argument("path")
     p.add_argument("content", nargs="?", help="the new content (default: standard input)")
+    p.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="let an empty standard input empty the file (refused without it)",
+    )
 
-    p = _tool_parser(sub, "edit", cmd_edit, changes=True)
+    p = _tool_parser(sub, "edit", cmd_edit, "replace a string in a file", changes=True)
     p.add_argument("path")
     p.add_argument("old_string")
     p.add_argument("new_string")
     p.add_argument("--replace-all", action="store_true", help="replace every occurrence")
 
-    p = _tool_parser(sub, "apply-patch", cmd_apply_patch, changes=True)
+    p = _tool_parser(
+        sub, "apply-patch", cmd_apply_patch, "apply a unified diff or patch", changes=True
+    )
     p.add_argument("patch", help="a patch file, or - for standard input")
+    p.add_argument(
+        "-p",
+        "--strip",
+        type=int,
+        default=None,
+        metavar="N",
+        help="remove N leading components from the file names, as patch -p "
+        "(default: git's a/ and b/, then leading folders of names not found)",
+    )
 
-    p = _tool_parser(sub, "undo", cmd_undo)
+    p = _tool_parser(sub, "undo", cmd_undo, "undo the last change to a file")
     p.add_argument("path")
 
     p = sub.add_parser(
@@ -45,7 +63,7 @@ def register(sub: Any) -> None:
         description=cmd_log.__doc__,
         formatter_class=_RAW,
     )
-    p.add_argument("--root", type=Path, required=True, help="the sandbox directory")
+    p.add_argument("--root", type=Path, required=True, help="the sandbox directory (required)")
     p.set_defaults(run=cmd_log)
 
     # `serve` hands its arguments to the server's own parser (the one definition of them);
@@ -53,7 +71,7 @@ def register(sub: Any) -> None:
     # character keeps this parser from reading `--root` and the rest as options of its own.
     p = sub.add_parser(
         "serve",
-        help="serve the tools over MCP (stdio); see `edittools serve --help`",
+        help="serve the tools over MCP (stdio)",
         add_help=False,
         prefix_chars="\0",
     )
@@ -61,10 +79,14 @@ def register(sub: Any) -> None:
     p.set_defaults(run=cmd_serve)
 
 
-def _tool_parser(sub: Any, name: str, run: Any, *, changes: bool = False) -> Any:
-    p = sub.add_parser(name, help=(run.__doc__ or "").splitlines()[0], description=run.__doc__,
-                       formatter_class=_RAW)  # fmt: skip
-    p.add_argument("--root", type=Path, default=Path("."), help="the sandbox directory")
+def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool = False) -> Any:
+    p = sub.add_parser(name, help=summary, description=run.__doc__, formatter_class=_RAW)
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=Path("."),
+        help="the sandbox directory (default: the current directory)",
+    )
     p.add_argument("--json", action="store_true", help="print the ToolResult as JSON")
     if changes:
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
@@ -76,6 +98,8 @@ def _tool_parser(sub: Any, name: str, run: Any, *, changes: bool = False) -> Any
 def _session(args: argparse.Namespace) -> Session:
     # A person at a shell knows the file they change: no read-before-write here. Concurrent
     # writers are still caught by the compare-and-swap write.
+    from edittools import Session
+
     policy = getattr(args, "syntax_check", "warn")
     return Session(args.root, require_read=False, syntax_check=policy)
 
@@ -88,6 +112,9 @@ def _run(args: argparse.Namespace, name: str, arguments: dict[str, Any]) -> int:
 
 
 def _show(args: argparse.Namespace, result: ToolResult) -> None:
+    from edittools.artifacts import ChangesetArtifact, DiffArtifact
+    from edittools.render import render_result
+
     if args.json:
         print_json(result.model_dump(mode="json", by_alias=True))
     elif isinstance(result.artifact, DiffArtifact | ChangesetArtifact) and not result.is_error:
@@ -96,6 +123,16 @@ def _show(args: argparse.Namespace, result: ToolResult) -> None:
         render_result(result, out)
     else:
         sys.stdout.write(result.value + "\n")
+
+
+def _text(data: bytes, source: str) -> str:
+    """Bytes from a file or a pipe as text: UTF-8, line endings kept (a CRLF stays a CRLF)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{source} is not UTF-8 text (byte {exc.start}); convert it to UTF-8 first."
+        ) from exc
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -109,9 +146,20 @@ def cmd_read(args: argparse.Namespace) -> int:
 def cmd_write(args: argparse.Namespace) -> int:
     """Create or replace a file (content from the argument or standard input); shows the diff.
 
+    An empty standard input is refused unless --allow-empty: an accidental `< /dev/null` must
+    not empty a file.
+
     example: echo 'print(1)' | edittools write --root . hello.py
     """
-    content = args.content if args.content is not None else sys.stdin.read()
+    if args.content is not None:
+        content = args.content
+    else:
+        content = _text(sys.stdin.buffer.read(), "standard input")
+        if not content and not args.allow_empty:
+            raise ValueError(
+                "Standard input was empty, which would empty the file; "
+                "pass --allow-empty if that is what you want."
+            )
     return _run(args, "write", {"path": args.path, "content": content})
 
 
@@ -132,10 +180,17 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_apply_patch(args: argparse.Namespace) -> int:
     """Apply a unified diff or Codex-style patch, all files or none; shows the diffs.
 
+    Patch files are read as bytes and decoded as UTF-8, so CRLF line ends stay in the patch.
+
     example: git diff | edittools apply-patch --root ../other-checkout -
+    example: edittools apply-patch --root . -p 2 fix.patch
     """
-    patch = sys.stdin.read() if args.patch == "-" else Path(args.patch).read_text()
-    return _run(args, "apply_patch", {"patch": patch})
+    data = sys.stdin.buffer.read() if args.patch == "-" else Path(args.patch).read_bytes()
+    patch = _text(data, "standard input" if args.patch == "-" else args.patch)
+    arguments: dict[str, Any] = {"patch": patch}
+    if args.strip is not None:
+        arguments["strip"] = args.strip
+    return _run(args, "apply_patch", arguments)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
@@ -151,6 +206,9 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     example: edittools log --root .
     """
+    from edittools import Session
+    from edittools.artifacts import ChangesetArtifact, DiffArtifact
+
     with Session(args.root) as session:
         events = session.journal()
     out = console()

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.progress import track
-
-from edittools.artifacts import ChangesetArtifact, DiffArtifact, export_schema
-from edittools.artifacts.builders import diff_result
 from edittools.cli._console import busy, console, print_json
-from edittools.cli._inputs import load_results
-from edittools.diff import diff_texts
-from edittools.render import render_report, render_result, render_stat
+
+if TYPE_CHECKING:
+    from edittools.diff import LineDiff
 
 # Below these sizes the work is over before a progress display could help; above them a
 # terminal gets one (transient, so the output reads the same as when piped).
@@ -30,10 +27,27 @@ def register(sub: Any) -> None:
         description=cmd_diff.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("old", type=Path)
-    p.add_argument("new", type=Path)
+    p.add_argument(
+        "files",
+        nargs="+",
+        metavar="OLD NEW",
+        help="the two files; or the seven arguments git passes an external diff",
+    )
     p.add_argument("--json", action="store_true", help="print the diff payload as JSON")
     p.add_argument("--stat", action="store_true", help="print only the per-file counts")
+    p.add_argument(
+        "--numstat",
+        action="store_true",
+        help="print added and removed lines per file, tab-separated, as git --numstat",
+    )
+    p.add_argument(
+        "-M",
+        "--find-renames",
+        type=int,
+        default=50,
+        metavar="PERCENT",
+        help="least similarity of a rename between folders (default: 50, as git)",
+    )
     p.add_argument("--context", type=int, default=3, metavar="N", help="lines of context")
     p.set_defaults(run=cmd_diff)
 
@@ -68,27 +82,156 @@ def register(sub: Any) -> None:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    """Show the difference between two files as a coloured unified diff with `+N -M`.
+    """Show the difference between two files, or two folders, as a coloured unified diff.
 
     Exit status: 0 when the files are the same, 1 when they differ, 2 on trouble (like diff).
+    The `---` and `+++` lines name each file by its own path. Files of any size are diffed
+    through memory maps.
+
+    Between two folders: every added, deleted, modified and renamed file (a rename is a
+    deleted and an added file at least -M percent alike, as git's -M); binary files are
+    reported, not diffed. --json prints the changeset payload; exit status as diff -r.
+
+    As git's external diff (`GIT_EXTERNAL_DIFF=edittools diff git diff`, or `diff.external`),
+    it takes git's seven arguments (path, old file, hash, mode, new file, hash, mode), labels
+    both sides with the path in the repository and exits 0, as git requires. As a difftool:
+    `git difftool -y -x 'edittools diff'`.
 
     example: edittools diff old.py new.py --context 5
+    example: edittools diff project-1.0/ project-1.1/ --numstat
     """
     if args.context < 0:
         raise ValueError("--context must be 0 or more lines.")
-    out = console()
-    old, new = args.old.read_bytes(), args.new.read_bytes()
-    with busy(out, "Diffing", long=len(old) + len(new) > _BIG_DIFF_BYTES):
-        payload = diff_texts(
-            old, new, path=str(args.new), context=args.context, include_texts=False
+    if len(args.files) == 2 and all(os.path.isdir(name) for name in args.files):
+        return _diff_dirs(args)
+    sides = _Sides.of(args.files)
+    long = _size(sides.old) + _size(sides.new) > _BIG_DIFF_BYTES
+    if args.json or args.stat:
+        return _diff_payload(args, sides, long=long)
+    if args.numstat:
+        from edittools.diff import line_diff_files
+
+        result = line_diff_files(sides.old, sides.new, context=args.context)
+        if result.differ:
+            sys.stdout.write(_numstat(result, sides.new_label, None))
+        return 0 if sides.external or not result.differ else 1
+    from edittools.diff import line_diff_files
+    from edittools.render import wants_colour, write_line_diff
+
+    with busy(console() if long and sys.stdout.isatty() else None, "Diffing", long=long):
+        result = line_diff_files(sides.old, sides.new, context=args.context)
+    if result.differ:
+        colour = wants_colour(sys.stdout) or (sides.external and _git_pager())
+        write_line_diff(
+            result, sys.stdout, path=sides.new_label, old_path=sides.old_label, colour=colour
         )
+    return 0 if sides.external or not result.differ else 1
+
+
+def _diff_dirs(args: argparse.Namespace) -> int:
+    """Two folders: every file that differs, renames found by similarity (exit 0, 1 or 2)."""
+    old, new = args.files
+    if not 0 <= args.find_renames <= 100:
+        raise ValueError("-M takes a percentage from 0 to 100.")
+    threshold = args.find_renames / 100
+    if args.json or args.stat:
+        from edittools.diff import diff_dirs
+        from edittools.render import render_stat
+
+        changeset = diff_dirs(old, new, context=args.context, rename_threshold=threshold)
+        if args.json:
+            print_json(changeset.model_dump(mode="json", by_alias=True))
+        else:
+            render_stat(changeset.files, console())
+        return 1 if changeset.files else 0
+    from edittools.diff import line_diff_dirs
+    from edittools.render import wants_colour, write_line_diff
+
+    entries = line_diff_dirs(old, new, context=args.context, rename_threshold=threshold)
+    if args.numstat:
+        sys.stdout.write("".join(_numstat(e.result, e.path, e.old_path) for e in entries))
+        return 1 if entries else 0
+    colour = wants_colour(sys.stdout)
+    for index, entry in enumerate(entries):
+        if index:
+            sys.stdout.write("\n")
+        write_line_diff(
+            entry.result,
+            sys.stdout,
+            path=entry.path,
+            old_path=entry.old_path,
+            colour=colour,
+            similarity=entry.similarity,
+        )
+    return 1 if entries else 0
+
+
+def _numstat(result: LineDiff, path: str, old_path: str | None) -> str:
+    """One line of git's ``--numstat``: added, removed (``-`` for binary) and the name."""
+    name = path if old_path in (None, path) else f"{old_path} => {path}"
+    if result.binary:
+        return f"-\t-\t{name}\n"
+    added, removed = result.counts()
+    return f"{added}\t{removed}\t{name}\n"
+
+
+def _diff_payload(args: argparse.Namespace, sides: _Sides, *, long: bool) -> int:
+    """``--json`` and ``--stat``: the diff payload the API returns, and its counts."""
+    from edittools.diff import diff_files
+    from edittools.render import render_stat
+
+    out = console()
+    with busy(out, "Diffing", long=long):
+        payload = diff_files(sides.old, sides.new, path=sides.new_label, context=args.context)
     if args.json:
         print_json(payload.model_dump(mode="json", by_alias=True))
-    elif args.stat:
+    else:
         render_stat([payload], out)
-    elif old != new:
-        render_result(diff_result("", payload), out)
-    return 0 if old == new else 1
+    differ = bool(payload.hunks) or (payload.binary and bool(payload.unified))
+    return 0 if sides.external or not differ else 1
+
+
+class _Sides:
+    """The files a diff compares and the names its headers give them."""
+
+    def __init__(
+        self, old: Path | None, new: Path | None, old_label: str, new_label: str, external: bool
+    ) -> None:
+        self.old, self.new = old, new
+        self.old_label, self.new_label = old_label, new_label
+        self.external = external
+
+    @classmethod
+    def of(cls, files: list[str]) -> _Sides:
+        if len(files) == 2:
+            return cls(Path(files[0]), Path(files[1]), files[0], files[1], external=False)
+        if len(files) in (7, 9):
+            # git's external diff: path old-file old-hex old-mode new-file new-hex new-mode,
+            # plus new-path and a similarity line for a rename. A missing side is /dev/null.
+            path, old, new = files[0], files[1], files[4]
+            new_label = files[7] if len(files) == 9 else path
+            return cls(_side(old), _side(new), path, new_label, external=True)
+        raise ValueError(
+            f"diff takes two files (or git's seven external-diff arguments), not {len(files)}."
+        )
+
+
+def _side(name: str) -> Path | None:
+    return None if name == os.devnull else Path(name)
+
+
+def _git_pager() -> bool:
+    """Whether git runs us with its pager on a terminal (git's own colour test for children)."""
+    return os.environ.get("GIT_PAGER_IN_USE", "").lower() in ("1", "true") and not os.environ.get(
+        "NO_COLOR"
+    )
+
+
+def _size(path: Path | None) -> int:
+    try:
+        return 0 if path is None else path.stat().st_size
+    except OSError:
+        return 0  # the diff reports the trouble
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
@@ -99,6 +242,11 @@ def cmd_preview(args: argparse.Namespace) -> int:
 
     example: edittools preview .edittools/journal.jsonl
     """
+    from rich.progress import track
+
+    from edittools.cli._inputs import load_results
+    from edittools.render import render_result
+
     results = load_results(_read_input(args.file))
     if not results:
         print(f"edittools: no tool results in {args.file}.", file=sys.stderr)
@@ -120,11 +268,14 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     example: edittools report .edittools/journal.jsonl -o report.html
     """
+    from edittools.cli._inputs import load_results
+    from edittools.render import report_page
+
     results = load_results(_read_input(args.file))
     title = args.title or f"edittools report: {args.file}"
-    args.output.write_text(render_report(results, title=title), encoding="utf-8")
-    changes = sum(isinstance(r.artifact, DiffArtifact | ChangesetArtifact) for r in results)
-    print(f"Wrote {args.output} ({len(results)} results, {changes} changes).")
+    html, counts = report_page(results, title=title)
+    args.output.write_text(html, encoding="utf-8")
+    print(f"Wrote {args.output}: {counts.sentence()}.")
     return 0
 
 
@@ -133,6 +284,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
     example: edittools schema > tool-artifact.schema.json
     """
+    from edittools.artifacts import export_schema
+
     print_json(export_schema())
     return 0
 

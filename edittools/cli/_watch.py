@@ -7,10 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from edittools import ExternalWatcher
 from edittools.cli._console import console, print_json
-from edittools.render import render_result
-from sandbox import Sandbox
 
 
 def register(sub: Any) -> None:
@@ -21,7 +18,7 @@ def register(sub: Any) -> None:
         description=cmd_watch.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--root", type=Path, required=True, help="the directory to watch")
+    p.add_argument("--root", type=Path, required=True, help="the directory to watch (required)")
     p.add_argument("--json", action="store_true", help="print one stream event per line")
     p.add_argument(
         "--deny",
@@ -49,6 +46,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     example: edittools watch --root . --deny node_modules/
     """
+    from edittools import ExternalWatcher
+    from edittools.render import render_result
+    from sandbox import Sandbox
+
     out = console()
     with Sandbox(args.root, deny=args.deny) as sandbox:
         watcher = ExternalWatcher(sandbox, track_all=True, max_baseline_bytes=args.max_bytes)

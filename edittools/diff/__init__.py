@@ -1,35 +1,58 @@
 """Line diffs for edittools: minimal hunks, git-compatible unified text and +N/-N stats.
 
-`diff_texts` diffs two versions of a file, `diff_span`/`diff_spans` diff an edit whose replaced
-spans are known at the cost of the change, and `snippet_diff` diffs an edit's old and new strings
-when the file is unknown. All return the `DiffPayload` of the artifact protocol. The engine knows
-no tools and no files: it takes texts (``str`` or ``bytes``) and works on bytes end to end.
-`hunk_header` prints a hunk's `@@` line as the unified text has it, `unified_excerpt` cuts a
-long unified text for a model; `parse_unified` reads unified diff text back into `FilePatch`es; `hunks_payload` makes a payload
-of hunks whose full texts are unknown.
+`diff_texts` diffs two versions of a file, `diff_buffers` the same held as bytes or memory maps
+of any size, `diff_span`/`diff_spans` diff an edit whose replaced spans are known at the cost of
+the change, and `snippet_diff` diffs an edit's old and new strings when the file is unknown. All
+return the `DiffPayload` of the artifact protocol. `line_diff` is the same diff as plain data
+(`LineDiff`, made a payload by `payload_of`), for callers that print it without the models;
+`tree_diff` diffs two trees of files, renames included. The engine knows no tools and no files:
+it takes texts (``str`` or ``bytes``) or buffers and works on bytes end to end. Its one edge to
+the file system is `diff_files`/`diff_dirs` (and their plain-data twins), which open and map
+files for it. `hunk_header` prints a hunk's `@@` line as the unified text has it,
+`unified_excerpt` cuts a long unified text for a model; `parse_unified` reads unified diff text
+back into `FilePatch`es (`strip_components` removes leading names as ``patch -p``);
+`hunks_payload` makes a payload of hunks whose full texts are unknown.
+
+The artifact models are loaded only where a payload is built, so importing this package for
+`line_diff` loads neither pydantic nor the models.
 """
 
 from edittools.diff._errors import DiffError
-from edittools.diff._parse import is_unified, parse_unified
+from edittools.diff._files import diff_dirs, diff_files, line_diff_dirs, line_diff_files
+from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
+from edittools.diff._parse import is_unified, parse_unified, strip_components
 from edittools.diff._patch_model import FilePatch, PatchHunk
-from edittools.diff._payload import hunks_payload
+from edittools.diff._payload import hunks_payload, payload_of
 from edittools.diff._snippet import snippet_diff
 from edittools.diff._span import diff_span, diff_spans
-from edittools.diff._texts import DEFAULT_BUDGET, diff_texts
+from edittools.diff._texts import diff_buffers, diff_texts
+from edittools.diff._tree import RENAME_THRESHOLD, TreeEntry, tree_diff
 from edittools.diff._unified import hunk_header, unified_excerpt
 
 __all__ = [
     "DEFAULT_BUDGET",
+    "RENAME_THRESHOLD",
     "DiffError",
     "FilePatch",
+    "LineDiff",
     "PatchHunk",
+    "TreeEntry",
+    "diff_buffers",
+    "diff_dirs",
+    "diff_files",
     "diff_span",
     "diff_spans",
     "diff_texts",
     "hunk_header",
     "hunks_payload",
     "is_unified",
+    "line_diff",
+    "line_diff_dirs",
+    "line_diff_files",
     "parse_unified",
+    "payload_of",
     "snippet_diff",
+    "strip_components",
+    "tree_diff",
     "unified_excerpt",
 ]

@@ -12,6 +12,7 @@ from edittools.diff._changes import Change, to_changes
 from edittools.diff._exact import diff_keys
 from edittools.diff._fast import scan_changes
 from edittools.diff._lines import NL, split_keys
+from edittools.diff._mapped import comparable
 from edittools.diff._scan import common_prefix, common_suffix
 
 # Middles up to this many bytes (both sides together) are diffed in one exact piece.
@@ -24,7 +25,7 @@ def trim_common(a: bytes, b: bytes) -> tuple[int, int, int, int]:
     ``a[:pa] == b[:pb]`` (so ``pa == pb``) and ``a[ea:] == b[eb:]``; every bound is a line start
     (or the end of the data).
     """
-    mb = memoryview(b)
+    mb = comparable(b)
     n, m = len(a), len(b)
     p = common_prefix(a, b, mb, 0, 0, min(n, m))
     if p == n == m:

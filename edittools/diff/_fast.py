@@ -18,6 +18,7 @@ import time
 from edittools.diff._changes import Change, to_changes
 from edittools.diff._exact import SECONDS_PER_D2, diff_keys
 from edittools.diff._lines import NL, forward_bytes, split_keys
+from edittools.diff._mapped import comparable
 from edittools.diff._scan import common_prefix
 
 WINDOW = 4096
@@ -54,7 +55,7 @@ def scan_changes(
 
     `window` and `dense` are the first and the largest window sizes, in bytes.
     """
-    mb = memoryview(new)
+    mb = comparable(new)
     changes: list[Change] = []
     i, j, li, lj = pa, pb, line0, line0
     while True:
@@ -118,7 +119,7 @@ def coarse_changes(
     lines (a chunk without one is committed whole); the next chunk starts there.
     """
     i, ea, j, eb = bounds
-    mb = memoryview(new)
+    mb = comparable(new)
     changes: list[Change] = []
     while True:
         p = common_prefix(old, new, mb, i, j, min(ea - i, eb - j))

@@ -8,13 +8,29 @@ from __future__ import annotations
 
 from itertools import compress, count, islice, repeat
 from operator import gt, itemgetter, sub
+from typing import TYPE_CHECKING, NamedTuple
 
-from edittools.artifacts import DiffStats, Hunk
 from edittools.diff._changes import Change
 from edittools.diff._lines import back_lines, decode_range, forward_lines
 
+if TYPE_CHECKING:
+    from edittools.artifacts import DiffStats, Hunk
+
 NO_NEWLINE = "\\ No newline at end of file"
 _NEWLINE = ord("\n")
+
+
+class PlainHunk(NamedTuple):
+    """A hunk as plain data, with the fields of the protocol's `Hunk` (no model, no validation).
+
+    The command line prints these without loading the artifact models.
+    """
+
+    old_start: int | None
+    old_lines: int
+    new_start: int | None
+    new_lines: int
+    lines: list[str]
 
 
 def build_hunks(
@@ -31,6 +47,39 @@ def build_hunks(
     `numbered` False leaves the starts null (snippet granularity); `eof_markers` False omits the
     missing-newline marker (a snippet's last line is not the end of the file).
     """
+    return to_models(
+        plain_hunks(old, new, changes, context=context, numbered=numbered, eof_markers=eof_markers)
+    )
+
+
+def to_models(hunks: list[PlainHunk]) -> list[Hunk]:
+    """The protocol's `Hunk` models of plain hunks."""
+    from edittools.artifacts import Hunk
+
+    # Every field is built with its declared type: no validation pass over the lines.
+    construct = Hunk.model_construct
+    return [
+        construct(
+            old_start=hunk.old_start,
+            old_lines=hunk.old_lines,
+            new_start=hunk.new_start,
+            new_lines=hunk.new_lines,
+            lines=hunk.lines,
+        )
+        for hunk in hunks
+    ]
+
+
+def plain_hunks(
+    old: bytes,
+    new: bytes,
+    changes: list[Change],
+    *,
+    context: int,
+    numbered: bool = True,
+    eof_markers: bool = True,
+) -> list[PlainHunk]:
+    """The hunks of `build_hunks` as plain data."""
     context = max(0, context)
     if not changes:
         return []
@@ -46,13 +95,21 @@ def build_hunks(
 
 def stats_of(hunks: list[Hunk]) -> DiffStats:
     """Count the added and removed lines of the hunks (the only source of the stats)."""
+    from edittools.artifacts import DiffStats
+
+    added, removed = count_lines(hunks)
+    return DiffStats(added=added, removed=removed)
+
+
+def count_lines(hunks: list[Hunk] | list[PlainHunk]) -> tuple[int, int]:
+    """The added and removed lines of the hunks."""
     added = removed = 0
     for hunk in hunks:
         # One string of the markers, counted in C.
         markers = "".join(map(itemgetter(0), hunk.lines))
         added += markers.count("+")
         removed += markers.count("-")
-    return DiffStats(added=added, removed=removed)
+    return added, removed
 
 
 def _texts(data: bytes, start: int, end: int) -> tuple[list[str], bool]:
@@ -71,7 +128,7 @@ def _hunk(
     context: int,
     numbered: bool,
     eof_markers: bool,
-) -> Hunk:
+) -> PlainHunk:
     first, last = group[0], group[-1]
     start_a, before = back_lines(old, first.oa0, context, 0)
     end_a, after = forward_lines(old, last.oa1, context, len(old))
@@ -121,11 +178,4 @@ def _hunk(
         # A 1-based start, or the line before an empty range.
         old_start = base_a + (1 if old_lines else 0)
         new_start = base_b + (1 if new_lines else 0)
-    # Every field is built here with its declared type: no validation pass over the lines.
-    return Hunk.model_construct(
-        old_start=old_start,
-        old_lines=old_lines,
-        new_start=new_start,
-        new_lines=new_lines,
-        lines=lines,
-    )
+    return PlainHunk(old_start, old_lines, new_start, new_lines, lines)

@@ -8,6 +8,8 @@ form feeds and Unicode separators and would disagree with them.
 
 from __future__ import annotations
 
+from edittools.diff._mapped import comparable
+
 NL = b"\n"
 _ERRORS = "surrogatepass"
 _CHUNK = 1 << 20
@@ -52,7 +54,7 @@ def decode(data: bytes) -> str:
 
 def decode_range(data: bytes, start: int, end: int) -> str:
     """Decode ``data[start:end]`` like `decode`, without copying the range first."""
-    return str(memoryview(data)[start:end], "utf-8", _ERRORS)
+    return str(comparable(data)[start:end], "utf-8", _ERRORS)
 
 
 def split_keys(data: bytes, start: int, end: int) -> list[bytes]:

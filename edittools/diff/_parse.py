@@ -39,9 +39,11 @@ def _invalid(lineno: int, message: str) -> DiffError:
     return DiffError("invalid_patch", f"Line {lineno} of the patch: {message}", line=lineno)
 
 
-def parse_unified(text: str) -> list[FilePatch]:
+def parse_unified(text: str, *, strip: int | None = None) -> list[FilePatch]:
     """Parse a unified diff into file patches, in the order they appear.
 
+    `strip` removes that many leading components from the `---`/`+++` names as written, as
+    ``patch -p N`` does; None removes git's ``a/`` and ``b/`` prefixes where the patch has them.
     Raises `DiffError` with code `invalid_patch` and the line it names when the text is malformed.
     """
     lines = text.split("\n")
@@ -54,7 +56,7 @@ def parse_unified(text: str) -> list[FilePatch]:
         if line.startswith("diff --git ") or (
             line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ ")
         ):
-            i, fp = _file(lines, i)
+            i, fp = _file(lines, i, strip)
             patches.append(fp)
         else:
             i += 1
@@ -63,7 +65,7 @@ def parse_unified(text: str) -> list[FilePatch]:
     return patches
 
 
-def _file(lines: list[str], i: int) -> tuple[int, FilePatch]:
+def _file(lines: list[str], i: int, strip: int | None) -> tuple[int, FilePatch]:
     old_path = new_path = None
     created = deleted = git = False
     rename_from = rename_to = None
@@ -102,7 +104,10 @@ def _file(lines: list[str], i: int) -> tuple[int, FilePatch]:
     while i < len(lines) and lines[i].startswith("@@"):
         i, hunk = _hunk(lines, i)
         hunks.append(hunk)
-    if git or _prefixed(old_path, new_path):
+    if strip is not None:
+        old_path = _stripped(old_path, strip, i)
+        new_path = _stripped(new_path, strip, i)
+    elif git or _prefixed(old_path, new_path):
         old_path = _strip_prefix(old_path, "a/")
         new_path = _strip_prefix(new_path, "b/")
     old_path = rename_from or old_path
@@ -238,6 +243,29 @@ def _unquote(s: str) -> str:
 
 def _prefixed(old: str | None, new: str | None) -> bool:
     return (old is None or old.startswith("a/")) and (new is None or new.startswith("b/"))
+
+
+def strip_components(path: str, count: int) -> str | None:
+    """`path` without the shortest prefix holding `count` slashes, as ``patch -p`` reads it.
+
+    Adjacent slashes count as one, and a leading slash counts (``-p1`` makes ``/x/y`` ``x/y``).
+    None when nothing would be left of it.
+    """
+    parts = re.split("/+", path)
+    rest = "/".join(parts[count:])
+    return rest or None
+
+
+def _stripped(path: str | None, count: int, lineno: int) -> str | None:
+    if path is None:
+        return None
+    rest = strip_components(path, count)
+    if rest is None:
+        raise _invalid(
+            lineno,
+            f"removing {count} leading components leaves nothing of {path!r}; give a smaller -p.",
+        )
+    return rest
 
 
 def _strip_prefix(path: str | None, prefix: str) -> str | None:

@@ -5,26 +5,44 @@ The stats are counted from the very hunks the unified text is printed from, so t
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING
 
-from edittools.artifacts import DiffPayload, DiffStats, Hunk
-from edittools.diff._hunks import stats_of
+from edittools.diff._hunks import stats_of, to_models
+from edittools.diff._line_diff import LineDiff, Operation
 from edittools.diff._unified import unified_text
 
-Operation = Literal["create", "modify", "delete", "rename"]
+if TYPE_CHECKING:
+    from edittools.artifacts import DiffPayload, Hunk
+
+# The models are imported where a payload is built: the plain-data diff (`line_diff`) and the
+# command line that prints it never load pydantic.
 
 
-def operation_of(
-    old_present: bool, new_present: bool, path: str, old_path: str | None
-) -> Operation:
-    """Name the change: a missing old side is a create, a missing new side a delete."""
-    if not old_present:
-        return "create"
-    if not new_present:
-        return "delete"
-    if old_path is not None and old_path != path:
-        return "rename"
-    return "modify"
+def payload_of(
+    result: LineDiff,
+    *,
+    path: str,
+    old_path: str | None = None,
+    old_text: str | None = None,
+    new_text: str | None = None,
+) -> DiffPayload:
+    """The protocol's diff payload of `result` (loads the artifact models).
+
+    `old_text` and `new_text` are the full texts to carry inline (not for binary content).
+    """
+    if result.binary:
+        return binary_payload(
+            path=path, old_path=old_path, operation=result.operation, identical=result.identical
+        )
+    return text_payload(
+        path=path,
+        old_path=old_path,
+        operation=result.operation,
+        hunks=to_models(result.hunks),
+        minimal=result.minimal,
+        old_text=old_text,
+        new_text=new_text,
+    )
 
 
 def text_payload(
@@ -38,6 +56,8 @@ def text_payload(
     new_text: str | None,
 ) -> DiffPayload:
     """A file-granularity payload for text content."""
+    from edittools.artifacts import DiffPayload
+
     return DiffPayload(
         path=path,
         operation=operation,
@@ -53,6 +73,8 @@ def text_payload(
 
 def hunks_payload(hunks: list[Hunk], *, path: str) -> DiffPayload:
     """A file-granularity payload of known hunks whose full texts are unknown (a foreign patch)."""
+    from edittools.artifacts import DiffPayload
+
     return DiffPayload(
         path=path,
         hunks=hunks,
@@ -65,6 +87,8 @@ def binary_payload(
     *, path: str, old_path: str | None, operation: Operation, identical: bool
 ) -> DiffPayload:
     """A payload for content that is not diffed as text: no hunks and no line counts."""
+    from edittools.artifacts import DiffPayload, DiffStats
+
     unified = ""
     if not identical or operation != "modify":
         unified = unified_text(

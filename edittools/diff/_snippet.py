@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from edittools.artifacts import DiffPayload
+from typing import TYPE_CHECKING
+
 from edittools.diff._engine import line_changes
 from edittools.diff._hunks import build_hunks, stats_of
 from edittools.diff._lines import to_bytes
 from edittools.diff._unified import unified_text
+
+if TYPE_CHECKING:
+    from edittools.artifacts import DiffPayload
 
 
 def snippet_diff(
@@ -42,6 +46,8 @@ def snippet_diff(
         numbered=start_line is not None,
         eof_markers=False,
     )
+    from edittools.artifacts import DiffPayload
+
     return DiffPayload(
         path=path,
         granularity="snippet",

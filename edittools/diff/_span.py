@@ -11,15 +11,18 @@ pass over the text before the last span, skipped for the first span when `first_
 from __future__ import annotations
 
 import time
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from edittools.artifacts import DiffPayload, Hunk
 from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
 from edittools.diff._hunks import build_hunks
+from edittools.diff._line_diff import DEFAULT_BUDGET
 from edittools.diff._lines import decode, is_binary, to_bytes
 from edittools.diff._payload import binary_payload, text_payload
-from edittools.diff._texts import DEFAULT_BUDGET, diff_texts
+from edittools.diff._texts import diff_texts
+
+if TYPE_CHECKING:
+    from edittools.artifacts import DiffPayload, Hunk
 
 T = TypeVar("T", str, bytes)
 

@@ -1,23 +1,17 @@
-"""`diff_texts`: the whole-file diff of two versions of one file."""
+"""`diff_texts` and `diff_buffers`: the whole-file diff of two versions of one file."""
 
 from __future__ import annotations
 
-import time
+import mmap
+from typing import TYPE_CHECKING
 
-from edittools.artifacts import DiffPayload
-from edittools.diff._changes import Change
-from edittools.diff._collector import collector_paused
-from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
-from edittools.diff._hunks import build_hunks
-from edittools.diff._lines import decode, is_binary, to_bytes, valid_utf8
-from edittools.diff._payload import Operation, binary_payload, operation_of, text_payload
+from edittools.diff._line_diff import DEFAULT_BUDGET, line_diff, operation_of
+from edittools.diff._lines import decode, to_bytes
+from edittools.diff._payload import payload_of
 
-DEFAULT_BUDGET = 1.0
-"""Seconds the exact (minimal) diff may take before a coarser, still correct one is returned."""
-
-# Bytes of new per change below which the binary check scans the whole changed range at once.
-DENSE_CHECK = 4096
+if TYPE_CHECKING:
+    from edittools.artifacts import DiffPayload
 
 
 def diff_texts(
@@ -45,64 +39,86 @@ def diff_texts(
     """
     if old is None and new is None:
         raise DiffError("no_content", "Give at least one of old and new; both were None.")
-    operation = operation_of(old is not None, new is not None, path, old_path)
-    old_bytes = b"" if old is None else to_bytes(old)
-    new_bytes = b"" if new is None else to_bytes(new)
-    old_checked = isinstance(old, bytes)
-    binary = old_checked and is_binary(old_bytes)
-    if isinstance(new, bytes) and not old_checked:
-        binary = is_binary(new_bytes)
-    if binary:
-        return _binary(old_bytes, new_bytes, path, old_path, operation)
-    deadline = None if budget is None else time.monotonic() + budget
-    with collector_paused():
-        changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
-        if old_checked and isinstance(new, bytes) and _changed_binary(new_bytes, changes):
-            return _binary(old_bytes, new_bytes, path, old_path, operation)
-        return text_payload(
-            path=path,
-            old_path=old_path,
-            operation=operation,
-            hunks=build_hunks(old_bytes, new_bytes, changes, context=context),
-            minimal=minimal,
-            old_text=_text(old, old_bytes) if include_texts else None,
-            new_text=_text(new, new_bytes) if include_texts else None,
-        )
-
-
-def _changed_binary(new_bytes: bytes, changes: list[Change]) -> bool:
-    """Say whether the changed lines of new hold a NUL or invalid UTF-8.
-
-    New's unchanged lines are old's bytes, already checked, so only its changed lines need a
-    look. When the changes are dense, one pass over the range that covers them all is cheaper
-    than a call per change (the unchanged lines inside it are valid and change nothing).
-    """
-    if not changes:
-        return False
-    start, end = changes[0].ob0, changes[-1].ob1
-    if end - start <= DENSE_CHECK * len(changes):
-        return new_bytes.find(b"\0", start, end) >= 0 or not valid_utf8(new_bytes, start, end)
-    return any(
-        new_bytes.find(b"\0", change.ob0, change.ob1) >= 0
-        or not valid_utf8(new_bytes, change.ob0, change.ob1)
-        for change in changes
-    )
-
-
-def _binary(
-    old_bytes: bytes, new_bytes: bytes, path: str, old_path: str | None, operation: Operation
-) -> DiffPayload:
-    return binary_payload(
+    return _diff(
+        None if old is None else to_bytes(old),
+        None if new is None else to_bytes(new),
+        checked=(isinstance(old, bytes), isinstance(new, bytes)),
+        originals=(old, new),
         path=path,
         old_path=old_path,
-        operation=operation,
-        identical=old_bytes == new_bytes and operation in ("modify", "rename"),
+        context=context,
+        include_texts=include_texts,
+        budget=budget,
     )
 
 
-def _text(original: str | bytes | None, data: bytes) -> str | None:
-    if original is None:
-        return None
+def diff_buffers(
+    old: bytes | mmap.mmap | None,
+    new: bytes | mmap.mmap | None,
+    *,
+    path: str,
+    old_path: str | None = None,
+    context: int = 3,
+    include_texts: bool = False,
+    budget: float | None = DEFAULT_BUDGET,
+) -> DiffPayload:
+    """Diff two versions of a file held as bytes or memory maps, of any size.
+
+    The result equals ``diff_texts`` of the same bytes (payload, hunks, unified text, stats).
+    A memory map is never copied whole: common stretches are compared in bounded slices, and
+    only the changed regions and their context are split into lines, so a pair of files larger
+    than memory diffs in little more memory than its hunks. The caller maps the files and keeps
+    the maps open for the call (the engine does no I/O). `include_texts` (off by default here)
+    decodes both full texts into the payload, which is only sensible for texts that fit.
+    """
+    if old is None and new is None:
+        raise DiffError("no_content", "Give at least one of old and new; both were None.")
+    return _diff(
+        old,
+        new,
+        checked=(True, True),
+        originals=(old, new),
+        path=path,
+        old_path=old_path,
+        context=context,
+        include_texts=include_texts,
+        budget=budget,
+    )
+
+
+def _diff(
+    old_data: bytes | mmap.mmap | None,
+    new_data: bytes | mmap.mmap | None,
+    *,
+    checked: tuple[bool, bool],
+    originals: tuple[object, object],
+    path: str,
+    old_path: str | None,
+    context: int,
+    include_texts: bool,
+    budget: float | None,
+) -> DiffPayload:
+    """The payload of `line_diff`; `checked` says which sides are bytes to test for binary."""
+    operation = operation_of(old_data is not None, new_data is not None, path, old_path)
+    result = line_diff(
+        old_data, new_data, operation=operation, checked=checked, context=context, budget=budget
+    )
+    if not include_texts or result.binary:
+        return payload_of(result, path=path, old_path=old_path)
+    return payload_of(
+        result,
+        path=path,
+        old_path=old_path,
+        old_text=_text(originals[0]),
+        new_text=_text(originals[1]),
+    )
+
+
+def _text(original: object) -> str | None:
     if isinstance(original, str):
         return original
-    return decode(data)
+    if isinstance(original, bytes):
+        return decode(original)
+    if isinstance(original, mmap.mmap):
+        return decode(original[:])
+    return None

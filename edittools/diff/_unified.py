@@ -7,7 +7,10 @@ a space gets git's trailing tab on the ``---``/``+++`` lines so ``patch`` reads 
 
 from __future__ import annotations
 
-from edittools.artifacts import Hunk
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from edittools.artifacts import Hunk
 
 DEV_NULL = "/dev/null"
 FILE_MODE = "100644"

@@ -21,7 +21,9 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         "output, confined to --root.",
         epilog=f"example: {prog} --root . --surface claude-code",
     )
-    parser.add_argument("--root", required=True, help="the workspace directory the tools may touch")
+    parser.add_argument(
+        "--root", required=True, help="the workspace directory the tools may touch (required)"
+    )
     parser.add_argument(
         "--surface",
         "--dialect",

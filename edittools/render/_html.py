@@ -78,16 +78,55 @@ def render_report(
     The page loads nothing from anywhere; its Content-Security-Policy admits only its own style
     sheet and script. Diffs longer than `max_lines` rows are cut with a note saying how much.
     """
+    return report_page(events, title=title, max_lines=max_lines)[0]
+
+
+@dataclass(frozen=True)
+class ReportCounts:
+    """The counts a report page's summary shows, for a caller to repeat them word for word."""
+
+    files: int
+    changes: int
+    added: int
+    removed: int
+    errors: int
+    results: int
+
+    def sentence(self) -> str:
+        """The summary as plain text: ``2 files changed in 3 changes, +5 -1, 0 errors, 4 results``."""
+        return (
+            f"{_plural(self.files, 'file')} changed in {_plural(self.changes, 'change')}, "
+            f"+{self.added} -{self.removed}, {_plural(self.errors, 'error')}, "
+            f"{_plural(self.results, 'result')}"
+        )
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def report_page(
+    events: Iterable[ToolResult | StreamEvent], *, title: str, max_lines: int = 5000
+) -> tuple[str, ReportCounts]:
+    """Like `render_report`, and the counts its summary shows."""
     report = _Report(max_lines=max_lines)
     cards = [_result_card(event, report) for event in events]
-    files = len({path for _, path in report.paths})
+    counts = ReportCounts(
+        files=len({path for _, path in report.paths}),
+        changes=len(report.paths),
+        added=report.added,
+        removed=report.removed,
+        errors=report.errors,
+        results=len(cards),
+    )
+    files, changes, errors = counts.files, counts.changes, counts.errors
     summary = (
         f'<p class="summary"><span class="files">{files} file{"" if files == 1 else "s"}</span>'
-        f' changed in <span class="changes">{len(report.paths)}</span>'
-        f" change{'' if len(report.paths) == 1 else 's'}, "
-        f'<span class="count-add">+{report.added}</span> '
-        f'<span class="count-del">-{report.removed}</span>, '
-        f'<span class="errors">{report.errors}</span> error{"" if report.errors == 1 else "s"}, '
+        f' changed in <span class="changes">{changes}</span>'
+        f" change{'' if changes == 1 else 's'}, "
+        f'<span class="count-add">+{counts.added}</span> '
+        f'<span class="count-del">-{counts.removed}</span>, '
+        f'<span class="errors">{errors}</span> error{"" if errors == 1 else "s"}, '
         f'<span class="results">{len(cards)}</span> result{"" if len(cards) == 1 else "s"}</p>'
     )
     toc = "".join(f'<li><a href="#{cid}">{path}</a></li>' for cid, path in report.paths)
@@ -100,7 +139,7 @@ def render_report(
         f"{f'<ol class=toc>{toc}</ol>' if toc else ''}{toolbar}</header>\n"
         "<main>\n" + "\n".join(cards) + "\n</main>"
     )
-    return page(title_html=_text(title), body_html=body)
+    return page(title_html=_text(title), body_html=body), counts
 
 
 def _result_card(result: ToolResult | StreamEvent, report: _Report) -> str:

@@ -64,6 +64,15 @@ class ApplyPatchParams(ToolParams):
     patch: str = Field(
         description="A git-style unified diff, or a patch between '*** Begin Patch' and '*** End Patch'."
     )
+    strip: int | None = Field(
+        default=None,
+        ge=0,
+        description=(
+            "Leading path components to remove from a unified diff's file names as written, "
+            "as `patch -p N`. Default: git's a/ and b/ prefixes are removed, and names that do "
+            "not exist are tried without their leading folders (the result says so)."
+        ),
+    )
 
 
 class InsertParams(ToolParams):

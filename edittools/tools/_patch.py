@@ -28,9 +28,10 @@ __all__ = ["PATCH_TIERS", "FilePatch", "PatchHunk", "apply_file_patch", "parse_p
 PATCH_TIERS = tuple(tier.name for tier in TIERS)
 
 
-def parse_patch(text: str) -> list[FilePatch]:
+def parse_patch(text: str, *, strip: int | None = None) -> list[FilePatch]:
     """Parse a Codex-style patch or a git-style unified diff, whichever the text is.
 
+    `strip` removes leading path components from a unified diff's file names, as ``patch -p``.
     Raises `ToolError` with code `invalid_patch` (naming the line) when it is neither or is
     malformed.
     """
@@ -38,7 +39,7 @@ def parse_patch(text: str) -> list[FilePatch]:
         return parse_codex(text)
     if is_unified(text):
         try:
-            return parse_unified(text)
+            return parse_unified(text, strip=strip)
         except DiffError as exc:
             raise ToolError(
                 "invalid_patch",

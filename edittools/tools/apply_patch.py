@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from contextlib import ExitStack, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from edittools._errors import ToolError
 from edittools._workspace import ReadRecord, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
-from edittools.diff import diff_texts
+from edittools.diff import diff_texts, strip_components
 from edittools.tools._change import commit, syntax_note, vet, wants_texts, with_blobs, with_syntax
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
@@ -46,11 +46,14 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
     are written under their locks; if a write fails midway, the files already written are put back.
     """
     sb = ws.sandbox
-    patches = parse_patch(params.patch)
+    patches = parse_patch(params.patch, strip=params.strip)
     if not patches:
         raise ToolError(
             "invalid_patch", "The patch changes no file. Give at least one file section."
         )
+    removed = 0
+    if params.strip is None:
+        patches, removed = _locate(ws, patches)
     paths = []
     for patch in patches:
         paths.append(sb.relpath(patch.path))
@@ -68,6 +71,11 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
         _commit_all(ws, [write for item in staged for write in item.writes])
     payloads = [item.payload for item in staged]
     value = _describe(payloads) + "".join(item.note for item in staged)
+    if removed:
+        value += (
+            f"\nThe patch's file names were not found as written: their first {removed} "
+            f"folder{'s' if removed > 1 else ''} were removed to find them (as patch -p does)."
+        )
     if len(payloads) == 1:
         return diff_result(value, payloads[0])
     return changeset_result(value, payloads)
@@ -184,6 +192,40 @@ def _text_or_bytes(data: bytes) -> str | bytes:
         return decode(data).text
     except SandboxError:
         return data
+
+
+def _locate(ws: Workspace, patches: list[FilePatch]) -> tuple[list[FilePatch], int]:
+    """Find the files of a patch written for a tree with more leading folders, as ``patch -p``.
+
+    When a file the patch changes or deletes is missing, the fewest leading folders whose
+    removal makes every such file exist are removed from every name in the patch. Returns the
+    patches and how many folders were removed (0: the names stand as written).
+    """
+    changed = [patch for patch in patches if patch.op != "add"]
+    if all(_exists(ws, patch.path) for patch in changed):
+        return patches, 0
+    depth = min(patch.path.count("/") for patch in changed)
+    for count in range(1, depth + 1):
+        if all(_exists(ws, _drop(patch.path, count)) for patch in changed):
+            return [_moved(patch, count) for patch in patches], count
+    return patches, 0
+
+
+def _moved(patch: FilePatch, count: int) -> FilePatch:
+    move_to = None if patch.move_to is None else _drop(patch.move_to, count)
+    return replace(patch, path=_drop(patch.path, count), move_to=move_to)
+
+
+def _drop(path: str, count: int) -> str:
+    # A name too short to lose `count` folders keeps its file name.
+    return strip_components(path, count) or path.rsplit("/", 1)[-1]
+
+
+def _exists(ws: Workspace, path: str) -> bool:
+    try:
+        return ws.sandbox.exists(path)
+    except SandboxError:
+        return False  # outside the root or denied: staging reports it in full
 
 
 def _describe(payloads: list[DiffPayload]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,8 +75,13 @@ def test_report_writes_one_card_per_result(demo_run, tmp_path, capsys):
     page = tmp_path / "out.html"
     journal = root / ".edittools" / "journal.jsonl"
     assert main(["report", str(journal), "-o", str(page)]) == 0
-    assert capsys.readouterr().out == f"Wrote {page} (5 results, 3 changes).\n"
+    out = capsys.readouterr().out
     html = page.read_text()
+    # The command repeats the page's own summary, word for word.
+    summary = re.search(r'<p class="summary">(.*?)</p>', html)
+    assert summary is not None
+    assert out == f"Wrote {page}: {re.sub(r'<[^>]+>', '', summary.group(1))}.\n"
+    assert "5 results" in out
     assert html.startswith("<!DOCTYPE html>") or html.lower().startswith("<!doctype html>")
     assert '<span class="results">5</span>' in html
     # read -> code; edit, the patch's two files, undo -> diff; the failed edit -> error

@@ -1,0 +1,160 @@
+"""The huge-file case of ``bench_diff.py --huge``: a 10M-line pair with 100 scattered edits.
+
+Each engine runs as its own process on the same two files: ``edittools diff`` (memory-mapped),
+``git diff --no-index`` and GNU ``diff``. Wall time, +N/-N and two memory figures are measured
+for each: the peak resident size (``ru_maxrss``; for edittools it includes the file pages the
+kernel maps from its cache, which are shared and reclaimable) and the peak *anonymous* resident
+memory (``RssAnon``, the memory the process itself allocated), sampled from ``/proc`` every
+millisecond while the process runs. The files are generated once, with a fixed seed, under the
+system's temporary folder (never in the repository), and reused by later runs.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+MiB = 1024 * 1024
+LINES = 10_000_000
+EDITS = 100
+_WORDS = [b"alpha", b"beta", b"gamma", b"delta", b"epsilon", b"zeta", b"eta", b"theta"]
+
+
+@dataclass
+class HugeRow:
+    engine: str
+    seconds: float
+    added: int
+    removed: int
+    peak_rss: float
+    peak_anon: float
+
+
+def _line(i: int) -> bytes:
+    return b"%09d %-7s %-7s value=%07d ok;\n" % (
+        i,
+        _WORDS[i % 8],
+        _WORDS[(i * 7) % 8],
+        (i * 2654435761) % 1000003,
+    )
+
+
+def generate(folder: Path, lines: int = LINES, edits: int = EDITS) -> tuple[Path, Path]:
+    """Write (once) a pair of files: `lines` lines, `edits` changed, inserted or deleted lines."""
+    folder.mkdir(parents=True, exist_ok=True)
+    old, new = folder / f"old-{lines}.txt", folder / f"new-{lines}.txt"
+    if old.exists() and new.exists():
+        return old, new
+    rng = random.Random(17)
+    targets = sorted(rng.sample(range(lines), edits))
+    at = 0
+    with open(f"{old}.part", "wb") as fa, open(f"{new}.part", "wb") as fb:
+        for start in range(0, lines, 100_000):
+            a: list[bytes] = []
+            b: list[bytes] = []
+            for i in range(start, min(start + 100_000, lines)):
+                line = _line(i)
+                a.append(line)
+                if at < len(targets) and targets[at] == i:
+                    kind = at % 3
+                    if kind == 0:
+                        b.append(line.replace(b"value", b"VALUE"))
+                    elif kind == 1:
+                        b.append(line)
+                        b.append(b"inserted after %d\n" % i)
+                    at += 1  # kind 2 drops the line
+                else:
+                    b.append(line)
+            fa.write(b"".join(a))
+            fb.write(b"".join(b))
+    os.replace(f"{old}.part", old)
+    os.replace(f"{new}.part", new)
+    return old, new
+
+
+def _anon_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"RssAnon:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def run(engine: str, argv: list[str]) -> HugeRow:
+    """Run one engine; its unified output goes to a temporary file and is counted after."""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
+        peak = [0]
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.is_set():
+                peak[0] = max(peak[0], _anon_kib(process.pid))
+                done.wait(0.001)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        _, _, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        done.set()
+        sampler.join()
+        process.returncode = 0  # reaped by wait4 above
+        out.seek(0)
+        added, removed = _count(out.read())
+    return HugeRow(engine, seconds, added, removed, usage.ru_maxrss / 1024, peak[0] / 1024)
+
+
+def _count(text: bytes) -> tuple[int, int]:
+    added = removed = 0
+    in_hunk = False
+    for line in text.split(b"\n"):
+        if line.startswith(b"@@"):
+            in_hunk = True
+        elif line.startswith(b"diff ") or (line.startswith(b"--- ") and not in_hunk):
+            in_hunk = False
+        elif in_hunk and line.startswith(b"+"):
+            added += 1
+        elif in_hunk and line.startswith(b"-"):
+            removed += 1
+    return added, removed
+
+
+def bench(lines: int = LINES) -> None:
+    """Generate (or reuse) the pair and print one table of the three engines."""
+    folder = Path(tempfile.gettempdir()) / "edittools-bench-huge"
+    old, new = generate(folder, lines)
+    size = old.stat().st_size + new.stat().st_size
+    # Warm the page cache for every engine alike.
+    for path in (old, new):
+        with open(path, "rb") as handle:
+            while handle.read(16 * MiB):
+                pass
+    env_cli = [sys.executable, "-m", "edittools", "diff", "--context", "3"]
+    rows = [
+        run("edittools diff (mmap)", [*env_cli, str(old), str(new)]),
+        run("git diff --no-index", ["git", "diff", "--no-index", str(old), str(new)]),
+        run("GNU diff -u", ["diff", "-u", str(old), str(new)]),
+    ]
+    git = rows[1].seconds
+    print(
+        f"\n## huge pair: {lines:,} lines, {EDITS} scattered edits ({size / MiB:.0f} MiB of input)"
+    )
+    print(
+        f"{'engine':<24} {'wall':>9} {'x git':>7} {'+N/-N':>11} {'peak RSS':>10} {'peak anon':>10}"
+    )
+    for row in rows:
+        print(
+            f"{row.engine:<24} {row.seconds:>8.2f}s {row.seconds / git:>7.3f} "
+            f"{f'+{row.added}/-{row.removed}':>11} {row.peak_rss:>8.1f}Mi {row.peak_anon:>8.1f}Mi"
+        )

@@ -1,0 +1,134 @@
+"""The tree case of ``bench_diff.py --trees``: two releases of a package's source tree.
+
+Setup downloads the two source distributions with ``pip download --no-deps --no-binary :all:``
+(once, cached under the system's temporary folder) and unpacks them. Then, in one run, each
+engine diffs the two trees as a process: ``edittools diff --numstat``, ``git diff --no-index
+--stat`` and ``--numstat``, and ``diff -r``; the table gives the median wall time and the ratio to
+``git diff --no-index --stat``. The numstats are compared file by file: names, rename pairs and
+counts. Where the counts differ, GNU ``diff --minimal`` on that file says which side is
+minimal (git's default diff is not always minimal, and the engine's is).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+PACKAGE = "Django"
+RELEASES = ("4.2", "5.0")
+
+
+def fetch(folder: Path, package: str = PACKAGE, releases: tuple[str, str] = RELEASES) -> list[Path]:
+    """The two unpacked source trees, downloaded and unpacked on first use."""
+    folder.mkdir(parents=True, exist_ok=True)
+    trees = []
+    for release in releases:
+        tree = folder / f"{package}-{release}"
+        if not tree.is_dir():
+            archives = list(
+                folder.glob(f"[{package[0].lower()}{package[0]}]{package[1:]}-{release}.tar.gz")
+            )
+            if not archives:
+                subprocess.run(
+                    [sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                     "--no-binary", ":all:", f"{package}=={release}", "-d", str(folder)],
+                    check=True,
+                )  # fmt: skip
+                archives = list(folder.glob(f"*-{release}.tar.gz"))
+            with tarfile.open(archives[0]) as archive:
+                archive.extractall(folder, filter="data")
+        trees.append(tree)
+    return trees
+
+
+def _timed(argv: list[str], cwd: Path, repeats: int) -> tuple[float, str]:
+    times, out = [], ""
+    for _ in range(repeats):
+        start = time.perf_counter()
+        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
+        times.append(time.perf_counter() - start)
+        out = proc.stdout
+    return statistics.median(times), out
+
+
+def _git_rows(out: str, old: str, new: str) -> dict[str, tuple[str, str]]:
+    rows = {}
+    for line in out.splitlines():
+        added, removed, name = line.split("\t")
+        match = re.fullmatch(r"(.*)\{(.*) => (.*)\}(.*)", name)
+        pair = (
+            [f"{match[1]}{match[2]}{match[4]}", f"{match[1]}{match[3]}{match[4]}"]
+            if match
+            else name.split(" => ")
+        )
+        names = [
+            p.replace("//", "/").removeprefix(f"{old}/").removeprefix(f"{new}/")
+            for p in pair
+            if p != "/dev/null"
+        ]
+        rows[names[0] if len(set(names)) == 1 else " => ".join(names)] = (added, removed)
+    return rows
+
+
+def _our_rows(out: str) -> dict[str, tuple[str, str]]:
+    return {
+        name: (added, removed)
+        for added, removed, name in (line.split("\t") for line in out.splitlines())
+    }
+
+
+def _minimal(cwd: Path, old: str, new: str, name: str) -> tuple[str, str]:
+    source, _, target = name.partition(" => ")
+    out = subprocess.run(
+        ["diff", "--minimal", f"{old}/{source}", f"{new}/{target or source}"],
+        cwd=cwd,
+        capture_output=True,
+        check=False,
+    ).stdout
+    lines = out.split(b"\n")
+    return str(sum(line.startswith(b">") for line in lines)), str(
+        sum(line.startswith(b"<") for line in lines)
+    )
+
+
+def bench(repeats: int = 5) -> None:
+    """Fetch the trees and print the table and the numstat comparison."""
+    folder = Path(tempfile.gettempdir()) / "edittools-bench-trees"
+    old_tree, new_tree = fetch(folder)
+    old, new = old_tree.name, new_tree.name
+    files = sum(1 for path in old_tree.rglob("*") if path.is_file())
+    commands = {
+        "edittools diff --numstat": [sys.executable, "-m", "edittools", "diff", "--numstat"],
+        "git diff --no-index --stat": ["git", "diff", "--no-index", "--stat"],
+        "git diff --no-index --numstat": ["git", "diff", "--no-index", "--numstat"],
+        "diff -r": ["diff", "-r"],
+    }
+    results = {name: _timed([*argv, old, new], folder, repeats) for name, argv in commands.items()}
+    git = results["git diff --no-index --stat"][0]
+    print(
+        f"\n## {PACKAGE} {RELEASES[0]} -> {RELEASES[1]} source trees ({files} files in the old one)"
+    )
+    print(f"{'engine':<32} {'median':>9} {'x git --stat':>13}")
+    for name, (seconds, _) in results.items():
+        print(f"{name:<32} {seconds:>8.3f}s {seconds / git:>13.3f}")
+    ours = _our_rows(results["edittools diff --numstat"][1])
+    theirs = _git_rows(results["git diff --no-index --numstat"][1], old, new)
+    same_names = ours.keys() == theirs.keys()
+    differing = sorted(name for name in ours.keys() & theirs.keys() if ours[name] != theirs[name])
+    ours_minimal = sum(ours[name] == _minimal(folder, old, new, name) for name in differing)
+    binary_only = sorted(name for name in differing if ours[name] == ("-", "-"))
+    print(
+        f"numstat: {len(ours)} files (git {len(theirs)}), same names and rename pairs: "
+        f"{same_names}; same counts: {len(ours) - len(differing)}; different: {len(differing)}, "
+        f"of which GNU diff --minimal agrees with edittools on {ours_minimal} and "
+        f"{len(binary_only)} are files edittools calls binary (not UTF-8): {binary_only}"
+    )
+    if not same_names:
+        print("only edittools:", sorted(ours.keys() - theirs.keys())[:10])
+        print("only git:", sorted(theirs.keys() - ours.keys())[:10])

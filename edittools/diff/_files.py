@@ -1,0 +1,203 @@
+"""`diff_files` and `diff_dirs`: diffs of files and folders on disk.
+
+This module is the package's one edge to the file system; every other module of the engine is
+pure and takes texts or buffers (`diff_buffers`, `line_diff`, `tree_diff`). Here both paths are
+opened, anything but a regular file is refused (without blocking on a FIFO), the files are
+mapped read-only and unmapped once the diff is built; folders are walked and their files read
+through a reader handed to `tree_diff`, as watchdog's snapshot diff takes its `stat`. The
+opening stays beside the engine rather than in `sandbox` because these are a person's paths,
+not paths confined to a root. `line_diff_files`/`line_diff_dirs` give the diffs as plain data,
+for the command line, which prints them without loading the models.
+"""
+
+from __future__ import annotations
+
+import errno
+import mmap
+import os
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from edittools.diff._errors import DiffError
+from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
+from edittools.diff._payload import payload_of
+from edittools.diff._tree import RENAME_THRESHOLD, TreeEntry, tree_diff
+
+if TYPE_CHECKING:
+    from edittools.artifacts import ChangesetPayload, DiffPayload
+
+PathArg = str | os.PathLike[str]
+
+
+def diff_files(
+    old: PathArg | None,
+    new: PathArg | None,
+    *,
+    path: str | None = None,
+    old_path: str | None = None,
+    context: int = 3,
+    include_texts: bool = False,
+    budget: float | None = DEFAULT_BUDGET,
+) -> DiffPayload:
+    """Diff the files at `old` and `new` as `diff_texts` would diff their bytes, at any size.
+
+    Both files are memory-mapped, so the unchanged bulk stays in the page cache and only the
+    changed regions are split into lines: memory grows with the hunks, not with the files.
+    None for a side makes the diff a create or a delete. `path` names the file in the payload
+    (default: `new` as given, else `old`); `old_path` other than it
+    makes the payload a rename. A path that is not a regular file raises `DiffError` with code
+    ``not_a_file``; a missing or unreadable one raises the `OSError`.
+    """
+    from edittools.diff._texts import diff_buffers
+
+    with ExitStack() as stack:
+        old_data = stack.enter_context(_mapped(old))
+        new_data = stack.enter_context(_mapped(new))
+        return diff_buffers(
+            old_data,
+            new_data,
+            path=_name(path, new, old),
+            old_path=old_path,
+            context=context,
+            include_texts=include_texts,
+            budget=budget,
+        )
+
+
+def line_diff_files(
+    old: PathArg | None,
+    new: PathArg | None,
+    *,
+    context: int = 3,
+    budget: float | None = DEFAULT_BUDGET,
+) -> LineDiff:
+    """The diff of `diff_files` as plain data (`LineDiff`), without the artifact models."""
+    with ExitStack() as stack:
+        old_data = stack.enter_context(_mapped(old))
+        new_data = stack.enter_context(_mapped(new))
+        return line_diff(old_data, new_data, context=context, budget=budget)
+
+
+def _name(path: str | None, new: PathArg | None, old: PathArg | None) -> str:
+    if path is not None:
+        return path
+    given = new if new is not None else old
+    if given is None:
+        raise DiffError("no_content", "Give at least one of old and new; both were None.")
+    return os.fspath(given)
+
+
+@contextmanager
+def _mapped(name: PathArg | None) -> Iterator[bytes | mmap.mmap | None]:
+    """A read-only map of a regular file (``b""`` when empty: an empty file cannot be mapped)."""
+    if name is None:
+        yield None
+        return
+    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise DiffError("not_a_file", f"{Path(name)} is {kind}; give two regular files.")
+        if info.st_size == 0:
+            yield b""
+            return
+        with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as data:
+            yield data
+    finally:
+        os.close(fd)
+
+
+def line_diff_dirs(
+    old: PathArg,
+    new: PathArg,
+    *,
+    context: int = 3,
+    rename_threshold: float | None = RENAME_THRESHOLD,
+    budget: float | None = DEFAULT_BUDGET,
+) -> list[TreeEntry]:
+    """The files that differ between folders `old` and `new`, as plain data.
+
+    Regular files are compared by content and symbolic links by their target (as git does);
+    other entries are left out. Names are relative to each folder, ``/``-separated.
+    """
+    old_root, new_root = Path(old), Path(new)
+    return tree_diff(
+        _walk(old_root),
+        _walk(new_root),
+        _reader(old_root),
+        _reader(new_root),
+        rename_threshold=rename_threshold,
+        context=context,
+        budget=budget,
+    )
+
+
+def diff_dirs(
+    old: PathArg,
+    new: PathArg,
+    *,
+    context: int = 3,
+    rename_threshold: float | None = RENAME_THRESHOLD,
+    budget: float | None = DEFAULT_BUDGET,
+) -> ChangesetPayload:
+    """The changeset payload of two folders: one diff payload per file that differs.
+
+    Added, deleted, modified and renamed files (a deleted and an added file at least
+    `rename_threshold` similar, as git's ``-M``); binary files are reported, not diffed.
+    """
+    from edittools.artifacts import ChangesetPayload, DiffStats
+
+    files = [
+        payload_of(entry.result, path=entry.path, old_path=entry.old_path)
+        for entry in line_diff_dirs(
+            old, new, context=context, rename_threshold=rename_threshold, budget=budget
+        )
+    ]
+    stats = DiffStats(
+        added=sum(f.stats.added for f in files), removed=sum(f.stats.removed for f in files)
+    )
+    return ChangesetPayload(files=files, stats=stats)
+
+
+def _walk(root: Path) -> list[str]:
+    """Every regular file and symbolic link under `root`, by relative name."""
+    if not root.is_dir():
+        raise DiffError("not_a_directory", f"{root} is not a folder; give two folders.")
+    found: list[str] = []
+    pending = [("", os.fspath(root))]
+    while pending:
+        prefix, folder = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                # The entry's type comes with the listing: no stat call per file.
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((prefix + entry.name + "/", entry.path))
+                elif entry.is_file(follow_symlinks=False) or entry.is_symlink():
+                    found.append(prefix + entry.name)
+    return found
+
+
+def _reader(root: Path) -> Callable[[str], bytes]:
+    base = os.fspath(root) + os.sep
+    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+
+    def read(name: str) -> bytes:
+        try:
+            fd = os.open(base + name, flags)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # a symbolic link: its target is its content
+                return os.fsencode(os.readlink(base + name))
+            raise
+        try:
+            chunks = []
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+            return b"".join(chunks) if len(chunks) != 1 else chunks[0]
+        finally:
+            os.close(fd)
+
+    return read

@@ -1,0 +1,180 @@
+"""`tree_diff`: the diff of two trees of files, with renames found by content similarity.
+
+Pure like the rest of the engine: the caller gives the names of each side's files and a
+function that returns a file's bytes (watchdog's snapshot diff takes its `stat` and `listdir`
+the same way). Files under the same name are compared and diffed; the rest are added or deleted,
+unless a deleted and an added file are similar enough to be a rename, as git's ``-M`` judges it:
+identical content first, then the share of bytes the two have in common, counted over chunks
+that end at a newline or after 64 bytes, against the larger of the two sizes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Collection
+from typing import NamedTuple
+
+from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
+
+RENAME_THRESHOLD = 0.5
+"""Least similarity for a deleted and an added file to count as a rename (git's default)."""
+RENAME_LIMIT = 1000
+"""Past this many deleted (or added) files, only identical contents are paired (as git)."""
+_CHUNK = 64
+
+Reader = Callable[[str], bytes]
+
+
+class TreeEntry(NamedTuple):
+    """One file of a tree diff: its name on each side, its diff, the rename's similarity."""
+
+    path: str
+    """The name in the new tree (the old tree's for a deleted file)."""
+    old_path: str | None
+    """The name in the old tree; None for an added file."""
+    result: LineDiff
+    similarity: int | None = None
+    """Percent similarity of a rename; None otherwise."""
+
+
+def tree_diff(
+    old: Collection[str],
+    new: Collection[str],
+    read_old: Reader,
+    read_new: Reader,
+    *,
+    rename_threshold: float | None = RENAME_THRESHOLD,
+    context: int = 3,
+    budget: float | None = DEFAULT_BUDGET,
+) -> list[TreeEntry]:
+    """Diff the files of two trees: `old` and `new` name their files (``/``-separated).
+
+    Returns the files that differ, in name order: modified, added, deleted and renamed (a pair
+    at least `rename_threshold` similar; None turns rename detection off). Binary files are
+    reported, not diffed. Each file is read once, except rename candidates, read again for
+    their diff.
+    """
+    entries: list[TreeEntry] = []
+    old_names, new_names = set(old), set(new)
+    for path in sorted(old_names & new_names):
+        before, after = read_old(path), read_new(path)
+        if before == after:
+            continue
+        result = line_diff(before, after, context=context, budget=budget)
+        if result.differ:
+            entries.append(TreeEntry(path, path, result))
+    deleted = sorted(old_names - new_names)
+    added = sorted(new_names - old_names)
+    pairs: list[tuple[str, str, int]] = []
+    if rename_threshold is not None and deleted and added:
+        pairs = _renames(deleted, added, read_old, read_new, rename_threshold)
+    paired_old = {source for source, _, _ in pairs}
+    paired_new = {target for _, target, _ in pairs}
+    for source, target, score in pairs:
+        result = line_diff(
+            read_old(source),
+            read_new(target),
+            operation="rename",
+            context=context,
+            budget=budget,
+        )
+        entries.append(TreeEntry(target, source, result, score))
+    for path in deleted:
+        if path not in paired_old:
+            entries.append(TreeEntry(path, path, line_diff(read_old(path), None, context=context)))
+    for path in added:
+        if path not in paired_new:
+            entries.append(TreeEntry(path, None, line_diff(None, read_new(path), context=context)))
+    entries.sort(key=lambda entry: entry.path)
+    return entries
+
+
+def _renames(
+    deleted: list[str],
+    added: list[str],
+    read_old: Reader,
+    read_new: Reader,
+    threshold: float,
+) -> list[tuple[str, str, int]]:
+    """Pairs ``(old name, new name, percent)``: identical contents, then the most similar."""
+    sources = {path: read_old(path) for path in deleted}
+    targets = {path: read_new(path) for path in added}
+    by_digest: dict[bytes, list[str]] = {}
+    for path in deleted:
+        by_digest.setdefault(hashlib.blake2b(sources[path]).digest(), []).append(path)
+    pairs: list[tuple[str, str, int]] = []
+    for path in added:
+        same = by_digest.get(hashlib.blake2b(targets[path]).digest())
+        if same:
+            # Prefer the deleted file with the same base name, as git does.
+            base = path.rsplit("/", 1)[-1]
+            source = next((s for s in same if s.rsplit("/", 1)[-1] == base), same[0])
+            same.remove(source)
+            pairs.append((source, path, 100))
+    used_old = {source for source, _, _ in pairs}
+    used_new = {target for _, target, _ in pairs}
+    rest_old = [path for path in deleted if path not in used_old]
+    rest_new = [path for path in added if path not in used_new]
+    if not rest_old or not rest_new or max(len(rest_old), len(rest_new)) > RENAME_LIMIT:
+        return pairs
+    signatures = {path: _signature(sources[path]) for path in rest_old}
+    scored: list[tuple[int, int, str, str]] = []
+    for order, target in enumerate(rest_new):
+        target_signature = _signature(targets[target])
+        for source in rest_old:
+            score = _similarity(
+                signatures[source],
+                target_signature,
+                len(sources[source]),
+                len(targets[target]),
+                threshold,
+            )
+            if score:
+                scored.append((-score, order, source, target))
+    scored.sort()
+    for negative, _, source, target in scored:
+        if source in used_old or target in used_new:
+            continue
+        used_old.add(source)
+        used_new.add(target)
+        pairs.append((source, target, -negative * 100 // _SCALE))
+    return pairs
+
+
+_SCALE = 60000  # git's MAX_SCORE: scores are fractions of it
+
+
+def _signature(data: bytes) -> Counter[bytes]:
+    """Bytes per chunk content: chunks end at a newline or after 64 bytes (a CR before the
+    newline of a text file is left out, so CRLF and LF copies count as the same)."""
+    text = b"\0" not in data[:8000]
+    counts: Counter[bytes] = Counter()
+    lines = data.split(b"\n")
+    last = lines.pop()
+    pieces = [
+        line[:-1] + b"\n" if text and line.endswith(b"\r") else line + b"\n" for line in lines
+    ]
+    if last:
+        pieces.append(last)
+    for piece in pieces:
+        for start in range(0, len(piece), _CHUNK):
+            chunk = piece[start : start + _CHUNK]
+            counts[chunk] += len(chunk)
+    return counts
+
+
+def _similarity(
+    source: Counter[bytes], target: Counter[bytes], size_a: int, size_b: int, threshold: float
+) -> int:
+    """Git-style score (0 to `_SCALE`) of a pair, or 0 under the threshold."""
+    larger, smaller = max(size_a, size_b), min(size_a, size_b)
+    if not larger:
+        return 0
+    # Too different in size to reach the threshold, whatever they share.
+    if larger * (1 - threshold) < larger - smaller:
+        return 0
+    small, big = (source, target) if len(source) <= len(target) else (target, source)
+    copied = sum(min(count, big[chunk]) for chunk, count in small.items() if chunk in big)
+    score = copied * _SCALE // larger
+    return score if score >= threshold * _SCALE else 0
