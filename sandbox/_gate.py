@@ -91,18 +91,16 @@ class PathGate:
         return r
 
     def _missing_rel(self, path: PathArg) -> str | None:
-        """The would-be relative path of a path whose folders are partly missing (None if unknown)."""
-        parts = self._paths.parse(path)
-        for cut in range(len(parts) - 1, -1, -1):
-            if ".." in parts[cut:]:
-                return None  # ".." after a missing folder cannot be resolved
-            try:
-                fd, canon = self._paths.open_dir(parts[:cut], str(path))
-            except SandboxError:
-                continue
-            os.close(fd)
-            return "/".join((*canon, *parts[cut:]))
-        return None
+        """The would-be relative path of a path whose folders are partly missing (None if unknown).
+
+        A way that leaves the root raises outside_root here, even through folders not made yet.
+        """
+        try:
+            return self._paths.would_be(path)
+        except SandboxError as exc:
+            if exc.code == "outside_root":
+                raise
+            return None
 
     def _guard_dir(self, rel: str) -> None:
         """Refuse to create a directory that a deny pattern covers (make_parents)."""

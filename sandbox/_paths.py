@@ -31,6 +31,7 @@ Guard = Callable[[str], None]
 _PATH_MAX = 4096
 _OPENAT2_DIR = os.O_RDONLY | os.O_DIRECTORY
 _RESOLVE = _openat2.RESOLVE_BENEATH | _openat2.RESOLVE_NO_MAGICLINKS
+_CHILD_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 @dataclass
@@ -59,6 +60,42 @@ class Resolved:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _cancel_dotdots(parts: tuple[str, ...], have: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Apply each `..` after the first `have` (existing) components of `parts` by name.
+
+    A missing folder is one this resolver would create as a plain folder, so `new/..` is where
+    `new` would be made: the pair cancels. A `..` with no missing folder left to cancel goes up
+    from the existing part and stays there for the resolver to judge. Returns that existing part
+    and the names that follow it.
+    """
+    base = list(parts[:have])
+    names: list[str] = []
+    for comp in parts[have:]:
+        if comp != "..":
+            names.append(comp)
+        elif names:
+            names.pop()
+        else:
+            base.append("..")
+    return tuple(base), tuple(names)
+
+
+def _require_missing(fd: int, name: str, display: str) -> None:
+    """Refuse when `name` exists in `fd` although the way through it did not open as a folder."""
+    try:
+        os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise from_oserror(exc, display, "inspect") from exc
+    raise SandboxError(
+        "not_found",
+        f"{name!r} on the way to {display!r} is not a folder (a file, or a link to a missing "
+        "folder); check the path.",
+        path=display,
+    )
 
 
 def _display(path: str | os.PathLike[str] | bytes) -> str:
@@ -160,29 +197,112 @@ class PathResolver:
     ) -> tuple[int, tuple[str, ...]]:
         """Like `open_dir`, creating missing directories on the way (each beneath its parent's fd).
 
-        `guard` is called with the canonical relative path of each directory before it is created
-        and may raise to forbid it.
+        Nothing is created until the whole way is known to stay inside the root: the deepest
+        existing folder is opened first (a `..` or symlink that leaves the root raises outside_root
+        there), `..` after a missing folder cancels that folder, and `guard` is called with the
+        canonical relative path of every folder to create before the first one is made (it may
+        raise to forbid it). The folders are then made one by one in a loop, so depth is bounded by
+        the path length alone.
         """
         try:
             return self.open_dir(parts, display)
         except SandboxError as exc:
             if exc.code != "not_found" or not parts:
                 raise
-        fd, canon = self.ensure_dir(parts[:-1], display, guard)
+        fd, canon, names = self._plan(tuple(parts), display)
         try:
-            if parts[-1] != "..":
-                if guard is not None:
-                    guard("/".join((*canon, parts[-1])))
-                try:
-                    os.mkdir(parts[-1], 0o777, dir_fd=fd)
-                    os.fsync(fd)  # the new entry must survive a crash with the file under it
-                except FileExistsError:
-                    pass
-                except OSError as exc:
-                    raise from_oserror(exc, display, "create directory") from exc
+            if guard is not None:
+                for k in range(len(names)):
+                    guard("/".join((*canon, *names[: k + 1])))
+            for name in names:
+                fd, canon = self._make_child(fd, canon, name, display, guard)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd, canon
+
+    def would_be(self, path: str | os.PathLike[str] | bytes) -> str:
+        """The canonical relative path `path` would name once its missing folders were made.
+
+        Raises outside_root when the way leaves the root (a `..` or a symlink in the existing part,
+        or more `..` than missing folders), and not_found when a file or a dangling link stands
+        where a folder is needed.
+        """
+        parts = self.parse(path)
+        fd, canon, names = self._plan(parts, _display(path))
+        os.close(fd)
+        return "/".join((*canon, *names)) or "."
+
+    def _plan(
+        self, parts: tuple[str, ...], display: str
+    ) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+        """Open the deepest existing folder on the way of `parts`; return it and what is missing.
+
+        The result is the folder's descriptor (the caller closes it), its canonical parts and the
+        names of the folders still missing beneath it, with every `..` after a missing folder
+        applied: a missing folder is one this resolver would create as a plain folder, so
+        `new/..` cancels, and a `..` past the missing ones climbs the existing part, where the
+        resolver judges it (outside_root when it leaves the root).
+        """
+        known = 0
+        while True:
+            have = self._existing_prefix(parts, display, known)
+            fd, canon = self.open_dir(parts[:have], display)
+            try:
+                if have < len(parts):
+                    _require_missing(fd, parts[have], display)
+            except BaseException:
+                os.close(fd)
+                raise
+            if ".." not in parts[have:]:
+                return fd, canon, parts[have:]
+            os.close(fd)
+            base, names = _cancel_dotdots(parts, have)
+            parts, known = (*base, *names), have
+
+    def _existing_prefix(self, parts: tuple[str, ...], display: str, known: int) -> int:
+        """How many leading components of `parts` open as a directory (`parts[:known]` does).
+
+        Once a component is missing every longer prefix is missing too, so a binary search finds
+        the boundary; any error other than not_found (outside_root, loop, ...) is raised.
+        """
+        lo, hi = known, len(parts) + 1  # parts[:lo] opens, parts[:hi] does not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            try:
+                fd, _ = self.open_dir(parts[:mid], display)
+            except SandboxError as exc:
+                if exc.code != "not_found":
+                    raise
+                hi = mid
+                continue
+            os.close(fd)
+            lo = mid
+        return lo
+
+    def _make_child(
+        self, fd: int, canon: tuple[str, ...], name: str, display: str, guard: Guard | None
+    ) -> tuple[int, tuple[str, ...]]:
+        """Create folder `name` in the open folder `fd` (closed here) and open it."""
+        rel = (*canon, name)
+        try:
+            if guard is not None:
+                guard("/".join(rel))  # again: the tree may have changed since the plan
+            try:
+                os.mkdir(name, 0o777, dir_fd=fd)
+                os.fsync(fd)  # the new entry must survive a crash with the file under it
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise from_oserror(exc, display, "create directory") from exc
+            try:
+                return os.open(name, _CHILD_DIR, dir_fd=fd), rel
+            except OSError:
+                # Not a plain folder (made by someone else meanwhile, or a file or symlink that
+                # was there): the resolver decides, following an in-root link or refusing.
+                return self.open_dir(rel, display)
         finally:
             os.close(fd)
-        return self.open_dir(parts, display)
 
     def resolve(
         self,

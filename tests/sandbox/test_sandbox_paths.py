@@ -63,9 +63,13 @@ def test_relpath_normalises_and_allows_a_missing_final_component(sb: Sandbox) ->
     assert sb.relpath(pathlib.PurePosixPath("inner") / "sub") == "inner/sub"
     assert sb.relpath("missing/dir/x.txt") == "missing/dir/x.txt"  # folders not made yet
     assert sb.relpath("ok_dir_link/new/x.txt") == "inner/new/x.txt"
+    # ".." after a missing folder cancels it (make_parents would create a plain folder there)...
+    assert sb.relpath("missing/../x.txt") == "x.txt"
+    assert sb.relpath("inner/missing/deeper/../../sub") == "inner/sub"
+    # ...and one more ".." than missing folders climbs the existing part: out of the root here.
     with pytest.raises(SandboxError) as info:
-        sb.relpath("missing/../x.txt")  # ".." after a missing folder cannot be resolved
-    assert info.value.code == "not_found"
+        sb.relpath("missing/../../x.txt")
+    assert info.value.code == "outside_root"
     with sb.lock("missing/dir/x.txt"):
         sb.write_bytes("missing/dir/x.txt", b"x", make_parents=True)
     assert sb.relpath("missing/dir/x.txt") == "missing/dir/x.txt"
