@@ -12,6 +12,7 @@ ToolError
  ├─ not_found          the file does not exist
  ├─ outside_root       the path leads outside the workspace root
  ├─ denied             the path is covered by a deny pattern or is the project's state folder
+ ├─ protected          a write under `.git/` (refused unless the session allows git writes)
  ├─ is_directory       a directory was given where a file is needed
  ├─ not_a_directory    a file was given where a directory is needed
  ├─ not_empty          a directory still has entries, so it was not removed
@@ -69,6 +70,7 @@ CODES: frozenset[str] = frozenset(
         "outside_root",
         "patch_conflict",
         "permission",
+        "protected",
         "stale_read",
         "syntax_error",
         "too_large",
@@ -80,6 +82,7 @@ CODES: frozenset[str] = frozenset(
 SANDBOX_CODES: Mapping[str, str] = {
     "outside_root": "outside_root",
     "denied": "denied",
+    "protected": "protected",
     "permission": "permission",
     "not_found": "not_found",
     "not_a_file": "not_a_file",

@@ -11,6 +11,9 @@ SyntaxPolicy = Literal["warn", "refuse", "off"]
 SYNTAX_POLICIES: tuple[str, ...] = get_args(SyntaxPolicy)
 """What a change that breaks its file's syntax gets: a warning, a refusal, or no check."""
 
+GIT_WRITES_HELP = "let the tools write under .git/ (refused by default: git runs hooks and config)"
+"""The help of the `--allow-git-writes` flag, for every command that has it."""
+
 
 @dataclass(frozen=True)
 class SessionOptions:
@@ -20,11 +23,14 @@ class SessionOptions:
     `tolerant` allows the tolerant matching tiers of `edit` when the exact match fails.
     `syntax_check` says what a change that breaks the file's syntax gets: a warning in its result
     (`warn`), a `syntax_error` refusal that writes nothing (`refuse`), or no check (`off`); files
-    over `syntax_max_bytes` are not checked.
+    over `syntax_max_bytes` are not checked. `allow_git_writes` lifts the rule that refuses writes
+    under `.git/` (git runs hooks and reads its config as code, so a tool writing there can make git
+    run code).
     """
 
     require_read: bool = True
     tolerant: bool = True
+    allow_git_writes: bool = False
     max_file_bytes: int = 64 * MiB
     read_line_limit: int = 2000
     read_line_chars: int = 2000

@@ -20,7 +20,8 @@ class Session:
 
     `Session(root)` opens a sandbox on `root` (with `deny` patterns); `Session(sandbox=sb)` uses an
     existing one. Options (see `SessionOptions`) may be given whole or as keywords, e.g.
-    `Session(root, require_read=False)`.
+    `Session(root, require_read=False)`. Writes under `.git/` are refused unless
+    `allow_git_writes=True` (with `sandbox=`, the sandbox must have been opened with it too).
     """
 
     def __init__(
@@ -38,7 +39,18 @@ class Session:
         self._owns_sandbox = sandbox is None
         if sandbox is None:
             assert root is not None  # the check above lets exactly one of them through
-            sandbox = Sandbox(root, deny=deny, max_read_bytes=options.max_file_bytes)
+            sandbox = Sandbox(
+                root,
+                deny=deny,
+                max_read_bytes=options.max_file_bytes,
+                allow_git_writes=options.allow_git_writes,
+            )
+        elif options.allow_git_writes and not sandbox.allow_git_writes:
+            raise ValueError(
+                "allow_git_writes=True needs a sandbox opened with allow_git_writes=True"
+            )
+        else:
+            options = replace(options, allow_git_writes=sandbox.allow_git_writes)
         self.sandbox = sandbox
         self.workspace = Workspace(sandbox, options)
 

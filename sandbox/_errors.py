@@ -7,6 +7,7 @@ are never renamed or reused; new ones may be added.
 SandboxError
  ├─ outside_root    the path, or a symlink on the way, leads outside the root (never clamped)
  ├─ denied          a deny pattern or the state folder covers the resolved path
+ ├─ protected       a write under `.git/` (refused by default; the caller may lift the rule)
  ├─ permission      the operating system refused access (file mode, ownership, read-only mount)
  ├─ not_found       the file, or a directory on the way, does not exist
  ├─ not_a_file      the path names a FIFO, socket, device or other non-regular file
@@ -40,6 +41,7 @@ CODES: frozenset[str] = frozenset(
     {
         "outside_root",
         "denied",
+        "protected",
         "permission",
         "not_found",
         "not_a_file",

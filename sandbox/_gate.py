@@ -3,8 +3,14 @@
 A `PathGate` resolves a user path with the `PathResolver` and refuses it when a deny pattern or the
 state folder covers any entry met on the way (the path itself and each symlink hop). A missing
 folder inside a denied area is reported as denied, not as not_found, and folders that
-`make_parents` would create are refused when a pattern covers them. The small checks and errors
-that every file operation shares after resolving live here too.
+`make_parents` would create are refused when a pattern covers them.
+
+Writes meet one more rule unless it was lifted: nothing under a `.git` folder (any depth, so
+submodules and nested repositories too) and no `.git` file may be written, created or removed,
+because git runs hooks and reads its config as code (protected). Reads stay allowed. A name counts
+as `.git` in any letter case and with the code points HFS+ ignores, since on a case-insensitive or
+HFS+ volume those spell the same folder. The small checks and errors that every file operation
+shares after resolving live here too.
 """
 
 from __future__ import annotations
@@ -17,10 +23,28 @@ import pathspec
 from ._errors import SandboxError
 from ._paths import PathResolver, Resolved
 
-__all__ = ["RETRIES", "PathArg", "PathGate", "check_state_dir", "raced", "require_file"]
+__all__ = [
+    "RETRIES",
+    "PathArg",
+    "PathGate",
+    "check_root",
+    "check_state_dir",
+    "in_git",
+    "raced",
+    "require_file",
+]
 
 PathArg = str | os.PathLike[str]
 RETRIES = 3  # re-resolutions when an entry turns into a symlink between resolving and opening
+
+# Code points HFS+ drops when it compares names (git's own list for its ".git" check).
+_HFS_IGNORED = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F),
+                              *range(0x206A, 0x2070), 0xFEFF])  # fmt: skip
+
+
+def in_git(rel: str) -> bool:
+    """Whether a relative path names a `.git` entry or lies beneath one (any case, HFS+ spelling)."""
+    return any(part.translate(_HFS_IGNORED).casefold() == ".git" for part in rel.split("/"))
 
 
 class PathGate:
@@ -30,10 +54,20 @@ class PathGate:
     gitignore-style patterns matched on the resolved relative path.
     """
 
-    def __init__(self, paths: PathResolver, *, state_name: str, deny: list[str]) -> None:
+    def __init__(
+        self,
+        paths: PathResolver,
+        *,
+        state_name: str,
+        deny: list[str],
+        allow_git_writes: bool = False,
+    ) -> None:
         self._paths = paths
         self._state_name = state_name
         self._spec = pathspec.GitIgnoreSpec.from_lines(deny)
+        # A root that is itself inside a .git folder is all git's: every write there is protected.
+        self._protect_git = not allow_git_writes
+        self._root_in_git = in_git("/".join(paths.root_parts))
 
     def is_denied(self, relpath: str) -> bool:
         """Whether a resolved relative path matches a deny pattern or lies in the state folder."""
@@ -46,10 +80,17 @@ class PathGate:
             return True
         return bool(self._spec.match_file(rel))
 
-    def rel(self, path: PathArg, *, check_deny: bool) -> str:
-        """The resolved relative path, or the name a missing path would get."""
+    def is_protected(self, relpath: str) -> bool:
+        """Whether a write to a resolved relative path is refused by the `.git` rule."""
+        return self._protect_git and (self._root_in_git or in_git(relpath.strip("/")))
+
+    def rel(self, path: PathArg, *, check_deny: bool, write: bool = False) -> str:
+        """The resolved relative path, or the name a missing path would get.
+
+        With `write`, a path the `.git` rule protects is refused (protected).
+        """
         try:
-            with self.resolve(path, check_deny=check_deny) as r:
+            with self.resolve(path, check_deny=check_deny, write=write) as r:
                 return r.rel
         except SandboxError as exc:
             if exc.code != "not_found":
@@ -57,6 +98,8 @@ class PathGate:
             rel = self._missing_rel(path)
             if rel is None:
                 raise
+            if write and self.is_protected(rel):
+                raise _protected(rel) from None
             return rel
 
     def resolve(
@@ -66,28 +109,38 @@ class PathGate:
         follow: bool = True,
         make_parents: bool = False,
         check_deny: bool = True,
+        write: bool = False,
     ) -> Resolved:
-        """Resolve `path`; with `check_deny`, refuse it when any entry on the way is denied."""
+        """Resolve `path`; with `check_deny`, refuse it when any entry on the way is denied.
+
+        With `write` (the caller is about to write, create or remove the entry), the `.git` rule
+        applies too, to the entry, each symlink hop and every folder `make_parents` would make.
+        """
         if self._paths.root_fd < 0:
             raise SandboxError("io_error", "This sandbox is closed; open a new Sandbox.")
+        guard = self._guard_write if write else self._guard_dir
         try:
-            r = self._paths.resolve(
-                path, follow=follow, make_parents=make_parents, guard=self._guard_dir
-            )
+            r = self._paths.resolve(path, follow=follow, make_parents=make_parents, guard=guard)
         except SandboxError as exc:
             # A missing folder inside a denied area is reported as denied, not as not_found.
             if exc.code == "not_found":
                 rel = self._missing_rel(path)
                 if rel is not None and self.is_denied(rel):
                     raise _denied(rel) from None
+                if write and rel is not None and self.is_protected(rel):
+                    raise _protected(rel) from None
             raise
-        if not check_deny:
-            return r
-        is_dir = r.stat is not None and stat.S_ISDIR(r.stat.st_mode)
-        for rel in r.visited:
-            if self.is_denied(rel) or (is_dir and rel == r.rel and self.is_denied(rel + "/")):
-                r.close()
-                raise _denied(rel)
+        if check_deny:
+            is_dir = r.stat is not None and stat.S_ISDIR(r.stat.st_mode)
+            for rel in r.visited:
+                if self.is_denied(rel) or (is_dir and rel == r.rel and self.is_denied(rel + "/")):
+                    r.close()
+                    raise _denied(rel)
+        if write:
+            for rel in (*r.visited, r.rel):
+                if self.is_protected(rel):
+                    r.close()
+                    raise _protected(rel)
         return r
 
     def _missing_rel(self, path: PathArg) -> str | None:
@@ -106,6 +159,33 @@ class PathGate:
         """Refuse to create a directory that a deny pattern covers (make_parents)."""
         if self.is_denied(rel) or self.is_denied(rel + "/"):
             raise _denied(rel)
+
+    def _guard_write(self, rel: str) -> None:
+        """Like `_guard_dir`, and refuse a directory the `.git` rule protects."""
+        self._guard_dir(rel)
+        if self.is_protected(rel):
+            raise _protected(rel)
+
+
+def check_root(root: PathArg) -> str:
+    """The root path as text; invalid_path when it is not a path, holds a NUL or cannot be encoded."""
+    try:
+        text = os.fspath(root)
+    except TypeError:
+        raise SandboxError(
+            "invalid_path", f"The sandbox root {root!r} is not a path; pass a string.", path=None
+        ) from None
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if "\0" in text:
+        raise SandboxError(
+            "invalid_path",
+            "The sandbox root path contains a NUL byte; give the directory's real path.",
+            path=text.replace("\0", ""),
+        )
+    if not text:
+        raise SandboxError("invalid_path", "The sandbox root path is empty; give a directory.")
+    return text
 
 
 def check_state_dir(state_dir: str) -> str:
@@ -142,5 +222,16 @@ def _denied(rel: str) -> SandboxError:
         "denied",
         f"{rel!r} is protected (a deny pattern or the state folder covers it); the tools may not "
         "touch it. Choose another path.",
+        path=rel,
+    )
+
+
+def _protected(rel: str) -> SandboxError:
+    return SandboxError(
+        "protected",
+        f"{rel!r} is inside a .git folder (or is one): writes there are refused by default, "
+        "because git runs hooks and reads its config as code. Reading it is allowed. Change the "
+        "files of the work tree instead; if this write is really intended, lift the rule "
+        "explicitly (allow_git_writes=True, or --allow-git-writes on the command line).",
         path=rel,
     )

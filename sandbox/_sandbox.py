@@ -37,7 +37,15 @@ from ._files import (
     remove_dir,
 )
 from ._files import temp_name as _temp_name
-from ._gate import RETRIES, PathArg, PathGate, check_state_dir, raced, require_file
+from ._gate import (
+    RETRIES,
+    PathArg,
+    PathGate,
+    check_root,
+    check_state_dir,
+    raced,
+    require_file,
+)
 from ._listing import DirListing, open_listed_dir, walk_listing
 from ._lock import LockTable
 from ._paths import PathResolver, Resolved, ResolverName
@@ -54,8 +62,9 @@ class Sandbox:
     The root directory is opened once; every path (relative, or absolute inside the root) is
     resolved beneath that descriptor. Opening also settles temp files left by crashed writers.
     `deny` takes gitignore-style patterns matched on the resolved relative path; the state folder
-    is always denied. `resolver` picks "openat2", "walker" or "auto" (openat2 where the kernel
-    offers it).
+    is always denied. Writes under `.git` folders are refused (protected) unless
+    `allow_git_writes` lifts that rule; reads there stay allowed. `resolver` picks "openat2",
+    "walker" or "auto" (openat2 where the kernel offers it).
     """
 
     root: pathlib.Path
@@ -70,8 +79,9 @@ class Sandbox:
         state_dir: str = ".edittools",
         max_read_bytes: int = 64 * 1024 * 1024,
         resolver: ResolverName = "auto",
+        allow_git_writes: bool = False,
     ) -> None:
-        spelled = os.path.abspath(os.fspath(root))
+        spelled = os.path.abspath(check_root(root))
         real = os.path.realpath(spelled)
         try:
             fd = os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -82,13 +92,19 @@ class Sandbox:
             self._paths = PathResolver(real, fd, resolver=resolver)
             self._paths.add_alias(spelled)
             self._state_name = check_state_dir(state_dir)
-            self._gate = PathGate(self._paths, state_name=self._state_name, deny=list(deny))
+            self._gate = PathGate(
+                self._paths,
+                state_name=self._state_name,
+                deny=list(deny),
+                allow_git_writes=allow_git_writes,
+            )
         except BaseException:
             os.close(fd)
             raise
         self.root = pathlib.Path(real)
         self.state_path = self.root / self._state_name
         self.max_read_bytes = max_read_bytes
+        self._allow_git_writes = allow_git_writes
         self._state = StateDir(self._paths, self._state_name)
         self._locks = LockTable(lambda: self._state.subdir("locks"))
         self.store = BlobStore(self._state)
@@ -107,9 +123,23 @@ class Sandbox:
         """
         return self._gate.rel(path, check_deny=False)
 
+    @property
+    def allow_git_writes(self) -> bool:
+        """Whether the rule refusing writes under `.git` was lifted for this sandbox."""
+        return self._allow_git_writes
+
     def is_denied(self, relpath: str) -> bool:
         """Whether a resolved relative path matches a deny pattern or lies in the state folder."""
         return self._gate.is_denied(relpath)
+
+    def check_write(self, path: PathArg) -> str:
+        """The resolved relative path of a file about to be written; nothing is written.
+
+        Raises what a write of `path` would meet from the rules before touching the disk: denied,
+        protected (`.git`), outside_root and the other path errors. A missing file, or missing
+        folders on the way, are fine.
+        """
+        return self._gate.rel(path, check_deny=True, write=True)
 
     def read_bytes(self, path: PathArg, *, max_bytes: int | None = None) -> tuple[bytes, Version]:
         """The bytes of a regular file and its version; non-regular files are refused at once.
@@ -166,7 +196,7 @@ class Sandbox:
                 "write_bytes() takes bytes; encode text first (see TextDocument.encode)"
             )
         for _ in range(RETRIES):
-            with self._gate.resolve(path, make_parents=make_parents) as r:
+            with self._gate.resolve(path, make_parents=make_parents, write=True) as r:
                 require_file(r, path)
                 assert r.name is not None
                 if r.stat is not None:
@@ -198,7 +228,7 @@ class Sandbox:
         A symlink is removed only if its target stays inside the root; `expect` is compared with the
         target's content.
         """
-        with self._gate.resolve(path, follow=False) as entry:
+        with self._gate.resolve(path, follow=False, write=True) as entry:
             require_file(entry, path)
             assert entry.name is not None
             if entry.stat is None:
@@ -237,7 +267,7 @@ class Sandbox:
         followed but refused), so nothing outside the root can be touched. A folder with entries
         is refused with not_empty; a file, symlink or other non-folder with not_a_directory.
         """
-        with self._gate.resolve(path, follow=False) as r:
+        with self._gate.resolve(path, follow=False, write=True) as r:
             if r.name is None:
                 raise SandboxError(
                     "denied", "The sandbox root itself cannot be removed; name a folder.", path="."

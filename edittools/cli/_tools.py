@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from edittools import SYNTAX_POLICIES  # a constant of a light module
+from edittools._options import GIT_WRITES_HELP
 from edittools.cli._console import console, print_json
 
 if TYPE_CHECKING:
@@ -91,6 +92,7 @@ def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool =
     if changes:
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
         p.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX_HELP)
+        p.add_argument("--allow-git-writes", action="store_true", help=GIT_WRITES_HELP)
     p.set_defaults(run=run)
     return p
 
@@ -101,7 +103,8 @@ def _session(args: argparse.Namespace) -> Session:
     from edittools import Session
 
     policy = getattr(args, "syntax_check", "warn")
-    return Session(args.root, require_read=False, syntax_check=policy)
+    git = getattr(args, "allow_git_writes", False)
+    return Session(args.root, require_read=False, syntax_check=policy, allow_git_writes=git)
 
 
 def _run(args: argparse.Namespace, name: str, arguments: dict[str, Any]) -> int:

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from edittools import SYNTAX_POLICIES
+from edittools._options import GIT_WRITES_HELP
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
 from sandbox import SandboxError
@@ -42,6 +43,7 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         help="gitignore-style pattern the tools may not touch (repeatable)",
     )
     parser.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX)
+    parser.add_argument("--allow-git-writes", action="store_true", help=GIT_WRITES_HELP)
     return parser
 
 
@@ -52,7 +54,13 @@ def serve_command(
     parser = serve_parser(prog)
     args = parser.parse_args(argv)
     try:
-        serve(args.root, surface=args.surface, deny=args.deny, syntax_check=args.syntax_check)
+        serve(
+            args.root,
+            surface=args.surface,
+            deny=args.deny,
+            syntax_check=args.syntax_check,
+            allow_git_writes=args.allow_git_writes,
+        )
     except SandboxError as exc:  # the root cannot be opened: say so, without a traceback
         parser.exit(2, f"{parser.prog}: error: {exc.message}\n")
     return 0

@@ -105,12 +105,14 @@ def serve(
     deny: Sequence[str] = (),
     transport: str = "stdio",
     syntax_check: str = "warn",
+    allow_git_writes: bool = False,
 ) -> None:
     """Serve the tools over `root` to one MCP client until it disconnects (blocking).
 
     `surface` picks the tool names and parameters (see `SURFACES`); `deny` holds gitignore-style
     patterns the tools may not touch; `syntax_check` is the policy for changes that break a file's
-    syntax (see `SessionOptions`). Raises ValueError for an unknown surface or transport and
+    syntax (see `SessionOptions`); `allow_git_writes` lifts the rule refusing writes under `.git/`.
+    Raises ValueError for an unknown surface or transport and
     the sandbox's error when `root` cannot be opened.
     """
     if transport not in TRANSPORTS:
@@ -120,7 +122,9 @@ def serve(
         raise ValueError(
             f"unknown syntax_check {syntax_check!r}; choose one of: {', '.join(SYNTAX_POLICIES)}"
         )
-    with Session(root, deny=deny, syntax_check=syntax_check) as session:
+    with Session(
+        root, deny=deny, syntax_check=syntax_check, allow_git_writes=allow_git_writes
+    ) as session:
         server = build_server(session, surface=surface)
 
         async def run() -> None:

@@ -21,10 +21,12 @@ def commit(
 
     The write is a compare-and-swap against `before_version` (or "must not exist" when the file is
     new), so a concurrent writer is detected, never overwritten. The old bytes go to the undo history
-    and the new content becomes what the session has seen. In a dry run nothing is written.
+    and the new content becomes what the session has seen. In a dry run nothing is written, but a
+    write the sandbox's rules refuse (`.git`, deny patterns) is refused all the same.
     """
     sb = ws.sandbox
     if ws.dry_run:
+        sb.check_write(path)
         return before_version
     if after is None:
         sb.delete(path, expect=before_version)

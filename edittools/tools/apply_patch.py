@@ -54,11 +54,11 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
     removed = 0
     if params.strip is None:
         patches, removed = _locate(ws, patches)
-    paths = []
+    paths = []  # each is written, created or removed: a refused one fails before any write
     for patch in patches:
-        paths.append(sb.relpath(patch.path))
+        paths.append(sb.check_write(patch.path))
         if patch.move_to is not None:
-            paths.append(sb.relpath(patch.move_to))
+            paths.append(sb.check_write(patch.move_to))
     if len(set(paths)) != len(paths):
         raise ToolError(
             "invalid_patch",

@@ -41,7 +41,9 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
         old_text, new_text = _text(current), _text(restored)
         check = vet(ws, path, old_text, new_text, may_refuse=False)
-        if not ws.dry_run:
+        if ws.dry_run:
+            ws.sandbox.check_write(path)
+        else:
             _restore(ws, path, restored, version)
     include = wants_texts(ws, len(current or b""), len(restored or b""))
     payload = diff_texts(old_text, new_text, path=path, include_texts=include)
