@@ -3,8 +3,8 @@
 Tools raise `ToolError`; the diff engine raises `DiffError` and the sandbox `SandboxError` from
 below. The tool runner turns all three, pydantic `ValidationError` and `OSError` into an error
 `ToolResult` in exactly one place, through the translations here (`ToolError.from_sandbox`,
-`ToolError.from_validation`, `ToolError.result`); the MCP server reports a failure nothing
-foresaw as `internal_error`. Codes are never renamed or reused:
+`ToolError.from_validation`, `ToolError.result`); a failure nothing foresaw is `internal_error`
+(the runner's last resort, and the MCP server's). Codes are never renamed or reused:
 
 ```
 ToolError
@@ -32,7 +32,7 @@ ToolError
  ├─ syntax_error       the change would break the file's syntax (policy `syntax_check: refuse`)
  ├─ nothing_to_undo    this session has no earlier version of the file
  ├─ permission         the operating system refused access
- ├─ io_error           any other operating-system failure
+ ├─ io_error           any other operating-system failure (and a journal that cannot be written)
  └─ internal_error     a failure the tools did not foresee (a bug, not bad input)
 ```
 """

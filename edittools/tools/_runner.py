@@ -1,7 +1,12 @@
-"""The one place where tool failures become error results, and every result is journaled."""
+"""The one place where tool failures become error results, and every result is journaled.
+
+Nothing escapes a call: a failure of the journal itself, or an exception no tool expected (a bug),
+also comes back as an error result, so an agent always gets a `ToolResult`.
+"""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,9 +15,12 @@ from pydantic import ValidationError
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
+from edittools.artifacts.builders import error_result
 from edittools.diff import DiffError
 from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
+
+_log = logging.getLogger(__name__)
 
 
 def run_tool(
@@ -20,9 +28,10 @@ def run_tool(
 ) -> ToolResult:
     """Validate `arguments`, run tool `name`, and turn any failure into an error result.
 
-    Never raises for bad input: unknown tools, wrong argument types, refused paths and
-    operating-system failures all come back as results with `is_error` and a stable code.
-    A dry run computes the change and its diff, writes nothing and is not journaled.
+    Never raises: unknown tools, wrong argument types, refused paths, operating-system failures,
+    a journal that cannot be written and exceptions no tool expected all come back as results
+    with `is_error` and a stable code. A dry run computes the change and its diff, writes nothing
+    and is not journaled.
     """
     ws.dry_run = dry_run
     try:
@@ -34,17 +43,36 @@ def run_tool(
             value = f"[dry run: nothing was written]\n{result.value}"
             result = result.model_copy(update={"value": value})
         return result
-    ws.journal(
-        StreamEvent(
-            id=ws.next_event_id(name),
-            name=name,
-            display=result.display,
-            value=result.value,
-            is_error=result.is_error,
-            artifact=result.artifact,
-        )
+    event = StreamEvent(
+        id=ws.next_event_id(name),
+        name=name,
+        display=result.display,
+        value=result.value,
+        is_error=result.is_error,
+        artifact=result.artifact,
     )
+    try:
+        ws.journal(event)
+    except (SandboxError, OSError) as exc:
+        return _unjournaled(result, exc)
     return result
+
+
+def _unjournaled(result: ToolResult, exc: SandboxError | OSError) -> ToolResult:
+    """The error result for a call whose result could not be journaled; the result is kept."""
+    reason = exc.message if isinstance(exc, SandboxError) else str(exc)
+    outcome = "failed" if result.is_error else "succeeded and its change was made"
+    message = (
+        f"The call {outcome}, but its result could not be written to the journal: {reason} "
+        "Fix or move the state folder; the result follows."
+    )
+    detail = {
+        "cause": exc.code if isinstance(exc, SandboxError) else "io_error",
+        "result": result.model_dump(mode="json", by_alias=True),
+    }
+    return error_result(
+        "io_error", message, detail, value=f"Error (io_error): {message}\n{result.value}"
+    )
 
 
 def _run(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
@@ -79,3 +107,13 @@ def _call(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolR
         raise ToolError("permission", f"The operating system refused access: {exc}.") from exc
     except OSError as exc:
         raise ToolError("io_error", f"The operation failed: {exc}. The file is unchanged.") from exc
+    except ToolError:
+        raise
+    except Exception as exc:  # a bug: still a result, never a traceback at the agent
+        _log.exception("edittools: tool %s failed unexpectedly", name)
+        raise ToolError(
+            "internal_error",
+            f"{name} failed unexpectedly ({type(exc).__name__}: {exc}). This is a fault in the "
+            "tool, not in the call; read the file to see its state before trying another way.",
+            {"exception": type(exc).__name__},
+        ) from exc

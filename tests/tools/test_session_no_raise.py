@@ -1,0 +1,105 @@
+"""Every tool call returns a ToolResult, whatever the input or the state on disk."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from edittools import Session, ToolResult
+from sandbox import Sandbox, SandboxError
+
+DEEP = "deep/" + "d/" * 1000 + "x.txt"
+
+
+def _remove_chain(top: Path, name: str) -> None:
+    """Remove top/name/name/... bottom-up (recursive removers, pytest's too, overflow the stack)."""
+    fds = [os.open(top, os.O_RDONLY | os.O_DIRECTORY)]
+    try:
+        while True:
+            try:
+                fds.append(os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fds[-1]))
+            except (FileNotFoundError, NotADirectoryError):
+                break
+        for entry in os.listdir(fds[-1]):
+            os.unlink(entry, dir_fd=fds[-1])
+        while len(fds) > 1:
+            os.close(fds.pop())
+            os.rmdir(name, dir_fd=fds[-1])
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Iterator[Path]:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    (tmp_path / "deep").mkdir()
+    yield tmp_path
+    _remove_chain(tmp_path / "deep", "d")
+
+
+def test_a_thousand_new_nested_folders_are_a_result_not_a_recursion_error(root: Path) -> None:
+    with Session(root) as s:
+        result = s.write(DEEP, "deep\n")
+        assert isinstance(result, ToolResult) and not result.is_error, result.value
+        assert (root / DEEP).read_text() == "deep\n"
+        patch = f"*** Begin Patch\n*** Add File: {DEEP[:-5]}y.txt\n+why\n*** End Patch\n"
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+        assert (root / DEEP[:-5] / "y.txt").read_text() == "why\n"
+
+
+def test_a_journal_that_cannot_be_written_is_an_error_result_that_keeps_the_result(
+    root: Path,
+) -> None:
+    with Session(root) as s:
+        s.workspace.journal_path.mkdir(parents=True)  # a folder where the log file belongs
+        read = s.read("a.txt")
+        edit = s.edit("a.txt", "alpha", "ALPHA")
+        miss = s.edit("a.txt", "nothing like it", "x")
+    for result in (read, edit, miss):
+        assert isinstance(result, ToolResult) and result.is_error
+        assert result.artifact is not None and result.artifact.kind == "error"
+        assert result.artifact.payload.code == "io_error"
+        assert "could not be written to the journal" in result.value
+    assert "succeeded and its change was made" in edit.value
+    assert "Edited a.txt" in edit.value  # the tool's own result follows
+    assert edit.artifact.payload.detail["result"]["artifact"]["kind"] == "diff"
+    assert "The call failed" in miss.value
+    assert (root / "a.txt").read_text() == "ALPHA\n"
+
+
+def test_an_undo_history_that_cannot_be_written_is_an_error_result(root: Path) -> None:
+    with Session(root) as s:
+        s.sandbox.log_path("history.jsonl").mkdir(parents=True)
+        s.read("a.txt")
+        result = s.edit("a.txt", "alpha", "ALPHA")
+    assert isinstance(result, ToolResult) and result.is_error
+    assert result.artifact is not None and result.artifact.kind == "error"
+
+
+def test_an_exception_no_tool_expected_is_an_internal_error_result(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    with Session(root) as s:
+        monkeypatch.setattr(s.sandbox, "read_bytes", broken)
+        result = s.read("a.txt")
+    assert isinstance(result, ToolResult) and result.is_error
+    assert result.artifact is not None and result.artifact.kind == "error"
+    assert result.artifact.payload.code == "internal_error"
+    assert "RecursionError" in result.value
+
+
+@pytest.mark.parametrize("spelling", ["dir\0name", b"dir\0name"])
+def test_a_nul_in_the_root_path_is_invalid_path(spelling: str | bytes) -> None:
+    for opener in (Sandbox, Session):
+        with pytest.raises(SandboxError) as info:
+            opener(spelling)  # type: ignore[operator]
+        assert info.value.code == "invalid_path"
+        assert "NUL" in info.value.message
