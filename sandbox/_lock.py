@@ -1,11 +1,18 @@
-"""Cross-process, per-file locks kept on separate lock files in the state folder.
+"""Cross-process, per-file locks kept in the state folder, never on the files themselves.
 
-A lock is `flock(LOCK_EX)` on `<state>/locks/<sha256 of the relative path>.lock`, never on the
-target itself: the target is replaced by rename on every write, and POSIX record locks vanish when
-any descriptor of a file is closed. `flock` locks belong to an open file description, so two threads
-that open the lock file separately also exclude each other. Within one thread the lock is
-re-entrant, so `write_bytes` may run inside `with sandbox.lock(path):`. Lock files are small and are
-never deleted (deleting a lock file while another process waits on it would let two holders in).
+The target is replaced by rename on every write, so a lock on it would guard the wrong inode. On
+Linux a lock is an open-file-description byte-range lock (`F_OFD_SETLKW`) on one byte of a single
+table file, `<state>/locks/paths.lock`, at an offset taken from the sha256 of the relative path.
+Such a lock belongs to the open file description, not to the process: each thread opens the table
+once and holds all its locks on that one descriptor, two threads exclude each other like two
+processes, and closing some other descriptor of the file releases nothing (POSIX record locks
+would). So a patch over thousands of files needs one descriptor, not one per file, and runs under a
+low open-file limit. Two paths whose hashes share an offset (one in 2^60) only share a lock.
+
+Where the kernel has no OFD locks (macOS, the BSDs) a lock is `flock(LOCK_EX)` on one lock file per
+path, one descriptor per held lock. Within one thread locks are re-entrant either way, so
+`write_bytes` may run inside `with sandbox.lock(path):`. Lock files are never deleted (deleting one
+while another process waits on it would let two holders in).
 """
 
 from __future__ import annotations
@@ -14,12 +21,20 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import stat
+import struct
 import threading
 from collections.abc import Callable, Iterator
 
-from ._errors import from_oserror
+from ._errors import SandboxError, from_oserror
 
 __all__ = ["LockTable"]
+
+TABLE_FILE = "paths.lock"
+_OFD: int = getattr(fcntl, "F_OFD_SETLKW", 0)  # 0: not offered here
+# struct flock in the platform's own layout and alignment; l_pid must be 0 for OFD locks.
+_FLOCK = struct.Struct("hhqqi0q")
+_OPEN = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 class LockTable:
@@ -27,19 +42,22 @@ class LockTable:
 
     def __init__(self, locks_dir: Callable[[], int]) -> None:
         self._locks_dir = locks_dir
-        self._held: dict[tuple[str, int], tuple[int, int]] = {}  # (rel, thread) -> (fd, depth)
+        self._held: dict[tuple[str, int], tuple[int, int]] = {}  # (key, thread) -> (fd, depth)
+        self._tables: dict[int, tuple[int, int]] = {}  # thread -> (table fd, locks held on it)
         self._guard = threading.Lock()
+        self._ofd = _OFD != 0
 
     @contextlib.contextmanager
     def hold(self, rel: str) -> Iterator[None]:
         """Hold the exclusive lock for `rel` while the block runs."""
-        key = (rel, threading.get_ident())
+        digest = hashlib.sha256(rel.encode("utf-8", "surrogateescape")).hexdigest()
+        key = (digest[:15] if self._ofd else digest, threading.get_ident())
         with self._guard:
             held = self._held.get(key)
             if held is not None:
                 self._held[key] = (held[0], held[1] + 1)
         if held is None:
-            fd = self._acquire(rel)
+            fd = self._acquire(key[0], rel)
             with self._guard:
                 self._held[key] = (fd, 1)
         try:
@@ -52,22 +70,78 @@ class LockTable:
                 else:
                     del self._held[key]
             if depth == 1:
-                os.close(fd)  # closing the only descriptor releases the flock
+                self._release(key[0], fd, rel)
 
-    def _acquire(self, rel: str) -> int:
-        name = hashlib.sha256(rel.encode("utf-8", "surrogateescape")).hexdigest() + ".lock"
+    def _acquire(self, digest: str, rel: str) -> int:
+        if not self._ofd:
+            fd = self._open(digest + ".lock", rel)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except OSError as exc:
+                os.close(fd)
+                raise from_oserror(exc, rel, "lock") from exc
+            return fd
+        fd = self._table(rel)
         try:
-            fd = os.open(
-                name,
-                os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                0o666,
-                dir_fd=self._locks_dir(),
-            )
+            fcntl.fcntl(fd, _OFD, _range(fcntl.F_WRLCK, digest))
         except OSError as exc:
-            raise from_oserror(exc, rel, "create the lock file for") from exc
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError as exc:
-            os.close(fd)
+            self._untable()
             raise from_oserror(exc, rel, "lock") from exc
         return fd
+
+    def _release(self, digest: str, fd: int, rel: str) -> None:
+        if not self._ofd:
+            os.close(fd)  # closing the only descriptor releases the flock
+            return
+        try:
+            fcntl.fcntl(fd, _OFD, _range(fcntl.F_UNLCK, digest))
+        except OSError:
+            # Cannot happen on a valid descriptor; if it did, closing the table (when this was
+            # the thread's last lock) still releases the range.
+            pass
+        finally:
+            self._untable()
+
+    def _table(self, rel: str) -> int:
+        """This thread's descriptor of the lock table, opened on its first lock."""
+        thread = threading.get_ident()
+        with self._guard:
+            entry = self._tables.get(thread)
+            if entry is not None:
+                self._tables[thread] = (entry[0], entry[1] + 1)
+                return entry[0]
+        fd = self._open(TABLE_FILE, rel)
+        with self._guard:
+            self._tables[thread] = (fd, 1)
+        return fd
+
+    def _untable(self) -> None:
+        """One lock fewer on this thread's table; the last one closes it."""
+        thread = threading.get_ident()
+        with self._guard:
+            table, count = self._tables[thread]
+            if count > 1:
+                self._tables[thread] = (table, count - 1)
+                return
+            del self._tables[thread]
+        os.close(table)
+
+    def _open(self, name: str, rel: str) -> int:
+        """Open a lock file: a regular file, never through a symlink, never blocking."""
+        try:
+            fd = os.open(name, _OPEN, 0o666, dir_fd=self._locks_dir())
+        except OSError as exc:
+            raise from_oserror(exc, rel, "create the lock file for") from exc
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise SandboxError(
+                "not_a_file",
+                f"The lock file for {rel!r} in the state folder is not a regular file; remove it.",
+                path=rel,
+            )
+        return fd
+
+
+def _range(kind: int, digest: str) -> bytes:
+    """A struct flock for one byte at the offset `digest` names (60 bits: a positive off_t)."""
+    return _FLOCK.pack(kind, os.SEEK_SET, int(digest, 16), 1, 0)
