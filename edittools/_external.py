@@ -4,8 +4,9 @@
 named `external`. When the old content is known (a baseline), the artifact is a full file-granularity
 diff; a new file is a `create`, a removed one a `delete`, a rename a `rename` with `old_path`. The
 title starts with `external:` so no host mistakes it for a tool's change. When one side's content
-was not kept (over the size cap, or a file changed that nobody had seen), the event carries a text
-artifact saying so instead of a diff that would claim wrong counts.
+was not kept (over the size cap, a file changed that nobody had seen, or one a whole-tree watch
+knew only by its stat so far), the event carries a text artifact saying so instead of a diff that
+would claim wrong counts.
 
 Linked to a session's workspace, the files the session read or wrote serve as baselines, and the
 session's own writes are not reported: a change whose new content is what the session last wrote
@@ -55,7 +56,8 @@ def external_event(
     if (change.kind != "created" and old is None) or (change.kind != "deleted" and new is None):
         text = (
             f"{where} was {verb} outside the tools. Its earlier or new content was not kept (no "
-            "baseline, or over the size cap), so there is no diff; read the file to see it."
+            "baseline, not read yet, or over the size cap), so there is no diff; read the file "
+            "to see it."
         )
         title = f"{EVENT_NAME}: {change.path} {verb}"
         notice = TextArtifact(icon="file-diff", title=title, payload=TextPayload(text=text))

@@ -1,19 +1,26 @@
 """The watcher's baselines: what each file held when last seen, and reading that through the sandbox.
 
 A `Baseline` is a file's sha256 and, under the size cap, the blob of its bytes in the store (a file
-over the cap is known by its hash alone). `BaselineTable` keeps them for the observer and worker
-threads, with an optional fallback lookup for paths it has no entry for. `look` reads a file's
-current baseline, `scan` lists the regular files of the tree; neither looks at denied paths.
+over the cap is known by its hash alone), with the size, modification time and inode it had then.
+A *stat-only* baseline (no sha256) knows just those three: it is what a watch over a whole tree
+takes at start, because hashing and keeping every file up front costs a read of the whole tree.
+It tells an untouched file from a changed one, and a pure rename (same inode, size and time) from a
+rewrite, but not the earlier content of a file rewritten before its content was kept.
+
+`BaselineTable` keeps them for the observer and worker threads, with an optional fallback lookup for
+paths it has no entry for. `look` reads a file's current baseline, `scan` lists the regular files of
+the tree with their stat; neither looks at denied paths.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ._errors import SandboxError
+from ._files import Version
 from ._sandbox import Sandbox
 from ._text import decode
 
@@ -23,12 +30,37 @@ __all__ = ["ABSENT", "SKIP", "Baseline", "BaselineTable", "look", "scan"]
 _ABSENT_CODES = frozenset({"not_found", "is_directory", "not_a_file", "denied"})
 
 
+Stat = tuple[int, int, int]
+"""A file's size, modification time (ns) and inode."""
+
+
 @dataclass(frozen=True)
 class Baseline:
-    """What a file held when last seen: its sha256 and, under the size cap, the blob of its bytes."""
+    """What a file held when last seen: its sha256 and, under the size cap, the blob of its bytes.
 
-    sha256: str
+    `stat` is the file's size, mtime and inode then, when known. A stat-only baseline has no
+    `sha256` (and no blob): the file was seen but its content was not read.
+    """
+
+    sha256: str | None
     blob_id: str | None
+    stat: Stat | None = None
+
+    @property
+    def content_known(self) -> bool:
+        """Whether the content was read (a hash at least), not only the file's stat."""
+        return self.sha256 is not None
+
+    def same_file(self, other: Baseline) -> bool:
+        """Whether `other` certainly holds the same content as this baseline.
+
+        By hash when both have one; else by stat, which rename keeps and any write changes (a
+        write within the file system's time resolution that keeps the size is the blind spot
+        every stat-based tool has).
+        """
+        if self.sha256 is not None and other.sha256 is not None:
+            return self.sha256 == other.sha256
+        return self.stat is not None and self.stat == other.stat
 
 
 class _Absent:
@@ -68,6 +100,29 @@ class BaselineTable:
         with self._lock:
             self._baselines[rel] = baseline
 
+    def add_many(self, entries: Iterable[tuple[str, Baseline]]) -> int:
+        """Keep each baseline for a path that has no entry yet; return how many were added."""
+        added = 0
+        with self._lock:
+            for rel, baseline in entries:
+                if rel not in self._baselines:
+                    self._baselines[rel] = baseline
+                    added += 1
+        return added
+
+    def replace(self, rel: str, old: Baseline, new: Baseline) -> bool:
+        """Keep `new` for `rel` only if the entry is still `old` (a compare-and-set)."""
+        with self._lock:
+            if self._baselines.get(rel) is not old:
+                return False
+            self._baselines[rel] = new
+            return True
+
+    def stat_only(self) -> list[str]:
+        """The paths whose baseline is stat-only."""
+        with self._lock:
+            return [p for p, b in self._baselines.items() if b is not None and b.sha256 is None]
+
     def below(self, folder: str) -> list[str]:
         """The paths under `folder` that have a baseline."""
         prefix = folder.rstrip("/") + "/"
@@ -93,7 +148,7 @@ def look(sandbox: Sandbox, rel: str, *, max_bytes: int, text_only: bool = False)
             decode(data)
         except SandboxError:
             return ABSENT
-    return Baseline(version.sha256, sandbox.store.put(data))
+    return Baseline(version.sha256, sandbox.store.put(data), _stat_of(version))
 
 
 def _hash_only(sandbox: Sandbox, rel: str) -> object:
@@ -101,11 +156,18 @@ def _hash_only(sandbox: Sandbox, rel: str) -> object:
         version = sandbox.version(rel)
     except SandboxError as exc:
         return ABSENT if exc.code in _ABSENT_CODES else SKIP
-    return ABSENT if version is None else Baseline(version.sha256, None)
+    return ABSENT if version is None else Baseline(version.sha256, None, _stat_of(version))
 
 
-def scan(sandbox: Sandbox) -> Iterator[str]:
-    """Root-relative paths of the regular files in the tree, denied folders pruned."""
+def _stat_of(version: Version) -> Stat:
+    return (version.size, version.mtime_ns, version.inode)
+
+
+def scan(sandbox: Sandbox) -> Iterator[tuple[str, Baseline]]:
+    """The regular files of the tree with a stat-only baseline each, denied folders pruned.
+
+    One `lstat` per file, no read: this is what a watch over a large tree can afford at start.
+    """
     stack = [""]
     while stack:
         folder = stack.pop()
@@ -121,4 +183,8 @@ def scan(sandbox: Sandbox) -> Iterator[str]:
                 if not sandbox.is_denied(rel + "/"):
                     stack.append(rel)
             elif entry.is_file(follow_symlinks=False) and not sandbox.is_denied(rel):
-                yield rel
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue  # gone meanwhile
+                yield rel, Baseline(None, None, (st.st_size, st.st_mtime_ns, st.st_ino))

@@ -22,8 +22,9 @@ ChangeKind = Literal["created", "modified", "deleted", "moved"]
 class FileChange:
     """One coalesced change of one file, made outside the tools (as far as the watcher knows).
 
-    `old` is None for `created`, and for a `modified`/`deleted` file that had no baseline (its earlier
-    content is unknown). `new` is None for `deleted`. `old_path` is the source of a `moved`.
+    `old` is None for `created`, and for a `modified` file that had no baseline; a stat-only `old`
+    (no sha256) means the file was known but its earlier content was not read. `new` is None for
+    `deleted`. `old_path` is the source of a `moved`.
     """
 
     kind: ChangeKind
@@ -41,6 +42,7 @@ class Pending:
     last: float
     appeared: bool = False
     new_file: bool = False
+    writing: bool = False  # written to, and not closed since (where closes are reported)
     sources: list[str] = field(default_factory=list)
     links: set[str] = field(default_factory=set)
 
@@ -62,6 +64,8 @@ def settle(
         old = baselines.known(origin) if origin is not None else None
         if origin is None or old is None:
             continue  # the source had no baseline (an editor's temp file): a plain change
+        if not old.content_known and old.same_file(new):
+            old = new  # a rename keeps inode, size and time: the content is what it is now
         changes.append(FileChange("moved", dest, old, new, old_path=origin))
         baselines.set(dest, new)
         baselines.set(origin, None)
@@ -103,6 +107,6 @@ def _compare(
     baselines.set(rel, new)
     if old is None:
         return FileChange("created" if appeared else "modified", rel, None, new)
-    if old.sha256 == new.sha256:
-        return None  # touched, or written back unchanged
+    if old.same_file(new):
+        return None  # touched, or written back unchanged (or, by stat, not written at all)
     return FileChange("modified", rel, old, new)

@@ -7,11 +7,20 @@ with its baseline, the content last seen. So a burst of writes becomes one chang
 write-temp-then-rename save becomes one `modified` of the file (the temp file has no baseline, so it
 never becomes a change of its own). A real rename of a file with a baseline is a `moved`.
 
+Where the observer reports closes (inotify), a file written to is not looked at until the writer
+closes it: quiet time alone split one slow write (truncate, pause, write, pause, write) into as many
+changes as it had pauses, each showing a half-written file. A writer that keeps the file open and
+idle for `max_delay`, or open at all for `max_open_delay`, is looked at anyway.
+
 Baselines are kept for the files registered with `track` (the files a session read or wrote), for
-every file a change was seen in, for what the optional `baseline_of` lookup knows, and with
-`track_all` for every text file under `max_baseline_bytes` found when the watcher starts. Their
-bytes live in the blob store; a file over the cap is known by its hash alone. The state folder and
-denied paths are never looked at.
+every file a change was seen in, and for what the optional `baseline_of` lookup knows. Their bytes
+live in the blob store; a file over the cap is known by its hash alone. With `track_all`, every
+file found at start gets a stat-only baseline (size, mtime, inode: one `lstat`, no read), so
+starting over 100,000 files costs a walk of the tree rather than a read of it; a background pass
+then reads the text files under `max_baseline_bytes` one by one and keeps their content, each
+only if its stat is still the one seen at start. A file changed before that pass reached it is
+reported with its earlier content unknown (never with a wrong one). The state folder and denied
+paths are never looked at.
 
 This module runs the observer and the worker; the baselines and reading them are in `_baselines`,
 turning a due batch into changes in `_batch`.
@@ -30,6 +39,14 @@ from types import TracebackType
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
+
+try:
+    from watchdog.observers.inotify import InotifyObserver
+except ImportError:  # not Linux: no close events, quiet time alone settles a path
+
+    class InotifyObserver:  # type: ignore[no-redef]
+        """Stands in where inotify is missing; nothing is an instance of it."""
+
 
 from ._baselines import Baseline, BaselineTable, look, scan
 from ._batch import ChangeKind, FileChange, Pending, settle
@@ -60,6 +77,7 @@ class Watcher:
         quiet: float = 0.1,
         new_file_quiet: float = 0.5,
         max_delay: float = 2.0,
+        max_open_delay: float = 30.0,
         on_change: Callable[[FileChange], None] | None = None,
         baseline_of: Callable[[str], Baseline | None] | None = None,
     ) -> None:
@@ -69,6 +87,9 @@ class Watcher:
         self.quiet = quiet
         self.new_file_quiet = max(quiet, new_file_quiet)
         self.max_delay = max_delay
+        self.max_open_delay = max(max_delay, max_open_delay)
+        self._closes = False  # whether the observer reports closes of written files
+        self._warmer: threading.Thread | None = None
         self._on_change = on_change
         self._changes: queue.Queue[FileChange] = queue.Queue()
         self._baselines = BaselineTable(baseline_of)
@@ -81,7 +102,10 @@ class Watcher:
     # --- life cycle -----------------------------------------------------------------------
 
     def start(self) -> Watcher:
-        """Start observing; with `track_all`, take baselines of the text files already there."""
+        """Start observing; with `track_all`, take stat-only baselines of the files already there.
+
+        Their content is then read in the background (see the module notes).
+        """
         if self._worker is not None:
             raise RuntimeError("this watcher was already started")
         self._worker = threading.Thread(target=self._run, name="sandbox-watch", daemon=True)
@@ -102,9 +126,13 @@ class Watcher:
                 "smaller tree.",
             ) from exc
         self._observer = observer
+        self._closes = isinstance(observer, InotifyObserver)
         if self.track_all:
-            for rel in scan(self.sandbox):
-                self.track(rel, text_only=True)
+            self._baselines.add_many(scan(self.sandbox))
+            self._warmer = threading.Thread(
+                target=self._warm, name="sandbox-watch-baselines", daemon=True
+            )
+            self._warmer.start()
         return self
 
     def stop(self) -> None:
@@ -116,9 +144,21 @@ class Watcher:
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
-        worker = self._worker
-        if worker is not None and worker is not threading.current_thread():
-            worker.join()
+        for thread in (self._warmer, self._worker):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join()
+
+    def warmed(self, timeout: float | None = None) -> bool:
+        """Wait until the content of the files found at start was read (`track_all`).
+
+        Returns whether that pass is over (at once True without `track_all`); `timeout` bounds
+        the wait. Changes are reported meanwhile, with the earlier content when it was read.
+        """
+        warmer = self._warmer
+        if warmer is None:
+            return True
+        warmer.join(timeout)
+        return not warmer.is_alive()
 
     @property
     def started(self) -> bool:
@@ -189,7 +229,11 @@ class Watcher:
                 elif src is not None:
                     self._mark(src, now)
             elif src is not None:
-                self._mark(src, now, appeared=kind == "created")
+                pending = self._mark(src, now, appeared=kind == "created")
+                if kind in ("modified", "created"):
+                    pending.writing = self._closes
+                elif kind in ("closed", "deleted"):
+                    pending.writing = False
             self._cond.notify()
 
     def _mark(self, rel: str, now: float, *, appeared: bool = False) -> Pending:
@@ -245,6 +289,8 @@ class Watcher:
         return max(0.0, min(self._due_at(p) for p in self._pending.values()) - now)
 
     def _due_at(self, pending: Pending) -> float:
+        if pending.writing:  # wait for the writer to close the file (see the module notes)
+            return min(pending.last + self.max_delay, pending.first + self.max_open_delay)
         quiet = self.new_file_quiet if pending.new_file else self.quiet
         return min(pending.last + quiet, pending.first + self.max_delay)
 
@@ -275,6 +321,24 @@ class Watcher:
         """Look at each path of a batch now and turn the batch into changes."""
         current = {rel: self._look(rel) for rel in batch}
         return settle(batch, current, self._baselines)
+
+    def _warm(self) -> None:
+        """Read the content of each file that has a stat-only baseline, until stopped."""
+        for rel in self._baselines.stat_only():
+            if self._stopping:
+                return
+            seen = self._baselines.get(rel)
+            if seen is None or seen.content_known:
+                continue
+            try:
+                current = self._look(rel, text_only=True)
+            except Exception:  # keep going: one unreadable file must not end the pass
+                _log.exception("sandbox watcher: could not read %s", rel)
+                continue
+            # Kept only when the file is still the one seen at start: a file changed meanwhile
+            # is the worker's to report, against what was known before.
+            if isinstance(current, Baseline) and seen.same_file(current):
+                self._baselines.replace(rel, seen, current)
 
     # --- reading through the sandbox ------------------------------------------------------
 

@@ -40,9 +40,11 @@ def register(sub: Any) -> None:
 def cmd_watch(args: argparse.Namespace) -> int:
     """Print each change made under a directory as a diff, until Ctrl-C.
 
-    Every text file under the size cap is remembered when watching starts, so a later change
-    shows as a full diff with `+N -M`; bursts of writes and editors' atomic saves show as one
-    change. With --json each change is one stream event (`name: external`) per line.
+    Every file is noted (size, time, inode) when watching starts, and the text files under the
+    size cap are then read in the background, so a later change shows as a full diff with
+    `+N -M` (a file changed before it was read shows without one). A write shows once its writer
+    closes the file; bursts of writes and editors' atomic saves show as one change. With --json
+    each change is one stream event (`name: external`) per line.
 
     example: edittools watch --root . --deny node_modules/
     """

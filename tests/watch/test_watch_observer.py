@@ -176,7 +176,7 @@ def test_folder_moved_out_of_the_tree_deletes_its_tracked_files(
     assert [(c.kind, c.path) for c in changes] == [("deleted", "sub/b.txt")]
 
 
-def test_track_all_keeps_baselines_of_text_files_only(
+def test_track_all_keeps_the_content_of_text_files_only(
     sb: Sandbox, root: pathlib.Path, started: Callable[..., Watcher]
 ) -> None:
     (root / "image.bin").write_bytes(b"\x89PNG\x00\x01\x02")
@@ -184,9 +184,11 @@ def test_track_all_keeps_baselines_of_text_files_only(
     (root / "x.log").write_text("denied\n")
     watcher = started(track_all=True, max_baseline_bytes=64)
     try:
+        assert watcher.warmed(timeout=30)
         assert content(sb, watcher.baseline("a.txt")) == b"one\ntwo\nthree\n"
         assert content(sb, watcher.baseline("sub/b.txt")) == b"bee\n"
-        assert watcher.baseline("image.bin") is None
+        image = watcher.baseline("image.bin")  # binary: known by its stat, never read into a blob
+        assert image is not None and not image.content_known and image.blob_id is None
         assert watcher.baseline("x.log") is None
         big = watcher.baseline("big.txt")
         assert big is not None and big.blob_id is None  # over the cap: known by hash alone
