@@ -11,9 +11,6 @@ SyntaxPolicy = Literal["warn", "refuse", "off"]
 SYNTAX_POLICIES: tuple[str, ...] = get_args(SyntaxPolicy)
 """What a change that breaks its file's syntax gets: a warning, a refusal, or no check."""
 
-GIT_WRITES_HELP = "let the tools write under .git/ (refused by default: git runs hooks and config)"
-"""The help of the `--allow-git-writes` flag, for every command that has it."""
-
 
 @dataclass(frozen=True)
 class SessionOptions:

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from edittools import SYNTAX_POLICIES  # a constant of a light module
-from edittools._options import GIT_WRITES_HELP
 from edittools.cli._console import console, print_json
 
 if TYPE_CHECKING:
@@ -16,6 +15,7 @@ if TYPE_CHECKING:
     from edittools.artifacts import ToolResult
 
 _RAW = argparse.RawDescriptionHelpFormatter
+_GIT_HELP = "let the tools write under .git/ (refused by default: git runs hooks and config)"
 _SYNTAX_HELP = "a change that breaks a file's syntax: warn (default), refuse it, or off"
 
 
@@ -92,7 +92,7 @@ def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool =
     if changes:
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
         p.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX_HELP)
-        p.add_argument("--allow-git-writes", action="store_true", help=GIT_WRITES_HELP)
+        p.add_argument("--allow-git-writes", action="store_true", help=_GIT_HELP)
     p.set_defaults(run=run)
     return p
 

@@ -6,11 +6,11 @@ import argparse
 from collections.abc import Sequence
 
 from edittools import SYNTAX_POLICIES
-from edittools._options import GIT_WRITES_HELP
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
 from sandbox import SandboxError
 
+_GIT = "let the tools write under .git/ (refused by default: git runs hooks and config)"
 _SYNTAX = "what a change that breaks a file's syntax gets: warn (default), refuse, or off"
 
 
@@ -43,7 +43,7 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         help="gitignore-style pattern the tools may not touch (repeatable)",
     )
     parser.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX)
-    parser.add_argument("--allow-git-writes", action="store_true", help=GIT_WRITES_HELP)
+    parser.add_argument("--allow-git-writes", action="store_true", help=_GIT)
     return parser
 
 
