@@ -31,6 +31,7 @@ ToolError
  ├─ patch_conflict     a hunk's context was not found in the file it updates
  ├─ syntax_error       the change would break the file's syntax (policy `syntax_check: refuse`)
  ├─ nothing_to_undo    this session has no earlier version of the file
+ ├─ unknown_ref        a blob id (`old_ref`, `new_ref`, an attachment) names no stored content
  ├─ permission         the operating system refused access
  ├─ io_error           any other operating-system failure (and a journal that cannot be written)
  └─ internal_error     a failure the tools did not foresee (a bug, not bad input)
@@ -76,6 +77,7 @@ CODES: frozenset[str] = frozenset(
         "too_large",
         "undecodable",
         "unencodable",
+        "unknown_ref",
     }
 )
 

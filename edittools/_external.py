@@ -68,8 +68,8 @@ def external_event(
         payload = payload.model_copy(
             update={
                 "truncated": True,
-                "old_blob": change.old.blob_id if change.old else None,
-                "new_blob": change.new.blob_id if change.new else None,
+                "old_ref": change.old.blob_id if change.old else None,
+                "new_ref": change.new.blob_id if change.new else None,
             }
         )
     shown = unified_excerpt(payload.unified)

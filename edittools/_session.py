@@ -103,6 +103,15 @@ class Session:
         """Restore a file to its content before this session's last change to it."""
         return self.call("undo", {"path": path})
 
+    def blob(self, ref: str) -> bytes:
+        """The content a result refers to by id: a diff's `old_ref`/`new_ref`, an image attachment.
+
+        The bytes come from this root's state only and are checked against their id. Raises
+        `ToolError` with code `unknown_ref` for an id that is malformed or names nothing stored,
+        `io_error` for a damaged blob, and `too_large` over the session's `max_file_bytes`.
+        """
+        return self.workspace.blob(ref)
+
     def call(
         self, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool = False
     ) -> ToolResult:

@@ -8,18 +8,22 @@ session can preview, replay and undo what an earlier one did.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from edittools._errors import ToolError
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent
-from sandbox import Sandbox, Version
+from sandbox import Sandbox, SandboxError, Version
 
 JOURNAL_FILE = "journal.jsonl"
 HISTORY_FILE = "history.jsonl"
+_REF = re.compile(r"[0-9a-f]{64}")
+"""What a blob id looks like; anything else is refused before the store sees it."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,10 @@ class Workspace:
         self.sandbox = sandbox
         self.options = options
         self._reads: dict[str, ReadRecord] = {}
+        # The ids of the last contents kept, by object identity: one call stores a content once
+        # (undo history, read record, the artifact's ref) and hashes it once. Holding the bytes
+        # keeps their identities from being reused; bytes are immutable, so an id stays right.
+        self._kept: dict[int, tuple[bytes, str]] = {}
         self._history: dict[str, list[Change]] = {}
         self._event_counter = 0
         # Several sessions (in one process or many) append to one journal: ids must not collide.
@@ -57,11 +65,22 @@ class Workspace:
 
     # --- reads ----------------------------------------------------------------------------
 
+    def keep(self, data: bytes) -> str | None:
+        """Store `data` in the blob store and return its id; None when over `baseline_bytes`."""
+        if len(data) > self.options.baseline_bytes:
+            return None
+        kept = self._kept.get(id(data))
+        if kept is not None and kept[0] is data:
+            return kept[1]
+        blob_id = self.sandbox.store.put(data)
+        if len(self._kept) >= 4:
+            self._kept.pop(next(iter(self._kept)))
+        self._kept[id(data)] = (data, blob_id)
+        return blob_id
+
     def note_seen(self, path: str, data: bytes, version: Version) -> ReadRecord:
         """Remember that the session knows `path` as `data` (after a read, write or edit)."""
-        blob_id = None
-        if len(data) <= self.options.baseline_bytes:
-            blob_id = self.sandbox.store.put(data)
+        blob_id = self.keep(data)
         record = ReadRecord(sha256=version.sha256, blob_id=blob_id)
         self._reads[path] = record
         return record
@@ -87,11 +106,35 @@ class Workspace:
             return None
         return self.sandbox.store.get(record.blob_id)
 
+    def blob(self, ref: str) -> bytes:
+        """The stored content with id `ref`, checked against it; see `Session.blob`."""
+        if not isinstance(ref, str) or not _REF.fullmatch(ref) or not self.sandbox.store.has(ref):
+            raise ToolError(
+                "unknown_ref",
+                f"No stored content has the id {str(ref)[:80]!r}. Ids come from results "
+                "(old_ref, new_ref, image attachments) of tools run on this root.",
+                {"ref": str(ref)[:80]},
+            )
+        try:
+            data = self.sandbox.store.get(ref)
+        except SandboxError as exc:
+            raise ToolError.from_sandbox(exc) from exc
+        if len(data) > self.options.max_file_bytes:
+            raise ToolError(
+                "too_large",
+                f"The content {ref} is {len(data)} bytes, over the cap of "
+                f"{self.options.max_file_bytes}.",
+                {"ref": ref, "bytes": len(data)},
+            )
+        return data
+
     # --- undo history ---------------------------------------------------------------------
 
     def record_change(self, path: str, before: bytes | None, after: Version | None) -> Change:
         """Push a change of `path` onto its undo stack, keeping the old bytes in the blob store."""
-        before_blob = None if before is None else self.sandbox.store.put(before)
+        before_blob = None
+        if before is not None:
+            before_blob = self.keep(before) or self.sandbox.store.put(before)
         change = Change(path, before_blob, None if after is None else after.sha256)
         self._history.setdefault(path, []).append(change)
         self._append(HISTORY_FILE, {"op": "change", **change.__dict__})

@@ -179,11 +179,11 @@ class DiffPayload(WireModel):
     new: str | None = None
     """Full new text; null when not captured or over the inline cap."""
     truncated: bool = False
-    """True when `old`/`new` were left out for size; fetch them by blob id."""
-    old_blob: str | None = None
-    """Blob id of the old content, when stored."""
-    new_blob: str | None = None
-    """Blob id of the new content, when stored."""
+    """True when `old`/`new` were left out; fetch them by `old_ref`/`new_ref`."""
+    old_ref: str | None = None
+    """Opaque blob id of the full old text, when stored (`Session.blob`, or an MCP resource)."""
+    new_ref: str | None = None
+    """Opaque blob id of the full new text, when stored (`Session.blob`, or an MCP resource)."""
     binary: bool = False
     """True when the file is not text; hunks are then empty."""
     hunks: list[Hunk] = Field(default_factory=list)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from edittools import SYNTAX_POLICIES
+from edittools import SYNTAX_POLICIES, SessionOptions
+from edittools.mcp_server._images import MAX_BYTES, MAX_SIDE, ImageLimits
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
 from sandbox import SandboxError
@@ -15,13 +16,14 @@ _SYNTAX = "what a change that breaks a file's syntax gets: warn (default), refus
 
 
 def serve_parser(prog: str) -> argparse.ArgumentParser:
-    """The arguments of `serve`: the root, the tool surface, deny patterns, the syntax policy."""
+    """The arguments of `serve`: the root, the tool surface, deny patterns and the policies."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Serve the edittools file tools to an MCP client over standard input and "
         "output, confined to --root.",
-        epilog=f"example: {prog} --root . --surface claude-code",
+        epilog=f"example: {prog} --root . --surface claude-code --no-require-read",
     )
+    defaults = SessionOptions()
     parser.add_argument(
         "--root", required=True, help="the workspace directory the tools may touch (required)"
     )
@@ -44,7 +46,66 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX)
     parser.add_argument("--allow-git-writes", action="store_true", help=_GIT)
+    parser.add_argument(
+        "--require-read",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.require_read,
+        help="changing an existing file requires reading it first (default: on)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="edits match old_string exactly: no tolerance for whitespace, newlines or quotes",
+    )
+    parser.add_argument(
+        "--max-file-bytes",
+        type=_positive,
+        default=defaults.max_file_bytes,
+        metavar="N",
+        help=f"largest file the tools load whole (default: {defaults.max_file_bytes})",
+    )
+    parser.add_argument(
+        "--inline-texts",
+        action="store_true",
+        help="put a change's full old and new texts in every result (default: by reference, "
+        "as edittools://blob/{id} resources)",
+    )
+    parser.add_argument(
+        "--image-max-side",
+        type=_positive,
+        default=MAX_SIDE,
+        metavar="PX",
+        help=f"scale images sent to the model to this longest side (default: {MAX_SIDE})",
+    )
+    parser.add_argument(
+        "--image-max-bytes",
+        type=_positive,
+        default=MAX_BYTES,
+        metavar="N",
+        help=f"largest image sent to the model, in bytes (default: {MAX_BYTES})",
+    )
     return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+def options_of(args: argparse.Namespace) -> SessionOptions:
+    """The session options `serve`'s parsed arguments ask for."""
+    return SessionOptions(
+        require_read=args.require_read,
+        tolerant=not args.strict,
+        max_file_bytes=args.max_file_bytes,
+        syntax_check=args.syntax_check,
+        allow_git_writes=args.allow_git_writes,
+    )
 
 
 def serve_command(
@@ -58,8 +119,9 @@ def serve_command(
             args.root,
             surface=args.surface,
             deny=args.deny,
-            syntax_check=args.syntax_check,
-            allow_git_writes=args.allow_git_writes,
+            options=options_of(args),
+            inline_texts=args.inline_texts,
+            image_limits=ImageLimits(max_side=args.image_max_side, max_bytes=args.image_max_bytes),
         )
     except SandboxError as exc:  # the root cannot be opened: say so, without a traceback
         parser.exit(2, f"{parser.prog}: error: {exc.message}\n")

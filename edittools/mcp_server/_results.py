@@ -1,21 +1,85 @@
-"""The output schema every tool declares.
+"""What every tool call answers over MCP: a compact ToolResult, and the schema it conforms to.
 
-A call answers with the model-facing `value` as one text block, the whole `ToolResult` (artifact
+A call answers with the model-facing `value` as one text block, the `ToolResult` (artifact
 included, wire names) as `structuredContent`, and `isError` from the result; the conversion is
 `edittools.dialects.result_to_call_tool_result`. Failures are results, never raised exceptions,
 because the SDK does not forward a plain exception's message and the agent needs it to recover.
+
+Some clients hand `structuredContent` to the model, so it stays small: a diff's full texts are
+left out (`truncated: true`) and reached by `old_ref`/`new_ref` as resources instead, unless the
+server inlines them on request. The declared schema is small too: the artifact is an open object
+whose outer fields are required; the full protocol schema is `edittools/schema/`.
 """
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from edittools.artifacts import ToolResult
+from edittools.artifacts import (
+    ChangesetArtifact,
+    DiffArtifact,
+    DiffPayload,
+    ToolResult,
+)
+
+BLOB_URI = "edittools://blob/{id}"
+"""The resource URI template of stored contents (texts a diff refers to, image bytes)."""
+
+_ARTIFACT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A v1 artifact (schema edittools.tool-artifact); payload by kind. Texts are "
+    "referenced by blob id (old_ref, new_ref, attachment ids): read edittools://blob/{id}.",
+    "properties": {
+        "schema": {"const": "edittools.tool-artifact"},
+        "version": {"type": "integer", "minimum": 1},
+        "kind": {"type": "string"},
+        "status": {"type": "string"},
+        "icon": {"type": ["string", "null"]},
+        "title": {"type": ["string", "null"]},
+        "payload": {"type": "object"},
+    },
+    "required": ["schema", "version", "kind", "status", "payload"],
+}
+
+_OUTPUT_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "value": {"type": "string", "description": "What the model reads."},
+        "artifact": {"anyOf": [_ARTIFACT_SCHEMA, {"type": "null"}]},
+        "display": {"description": "Host-specific display data, if any."},
+        "is_error": {"type": "boolean"},
+    },
+    "required": ["value"],
+}
 
 
-@functools.cache
 def output_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) every tool's `structuredContent` conforms to: a ToolResult."""
-    schema = ToolResult.model_json_schema(by_alias=True, mode="validation")
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+    """The JSON Schema (draft 2020-12) every tool's `structuredContent` conforms to: a ToolResult
+    whose artifact is an open object with the protocol's outer fields."""
+    return _OUTPUT_SCHEMA
+
+
+def compact(result: ToolResult) -> ToolResult:
+    """`result` with its diffs' full texts left out (`truncated`, refs kept), for the wire."""
+    artifact = result.artifact
+    if isinstance(artifact, DiffArtifact):
+        payload = _without_texts(artifact.payload)
+        if payload is artifact.payload:
+            return result
+        return result.model_copy(
+            update={"artifact": artifact.model_copy(update={"payload": payload})}
+        )
+    if isinstance(artifact, ChangesetArtifact):
+        files = [_without_texts(file) for file in artifact.payload.files]
+        payload_cs = artifact.payload.model_copy(update={"files": files})
+        return result.model_copy(
+            update={"artifact": artifact.model_copy(update={"payload": payload_cs})}
+        )
+    return result
+
+
+def _without_texts(payload: DiffPayload) -> DiffPayload:
+    if payload.old is None and payload.new is None:
+        return payload
+    return payload.model_copy(update={"old": None, "new": None, "truncated": True})

@@ -6,8 +6,10 @@ model, the ToolResult as structured content, and `isError` with the message inta
 
 from __future__ import annotations
 
+import base64
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import anyio
@@ -15,12 +17,16 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
 
-from edittools import SYNTAX_POLICIES, Session, ToolError
-from edittools.dialects import result_to_call_tool_result as call_tool_result
-from edittools.mcp_server._results import output_schema
+from edittools import SYNTAX_POLICIES, Session, SessionOptions, ToolError
+from edittools.artifacts import ImageArtifact, ToolResult
+from edittools.dialects import result_to_mcp
+from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_model
+from edittools.mcp_server._results import BLOB_URI, compact, output_schema
 from edittools.mcp_server._surfaces import surface_tools
 from edittools.mcp_server._tool import SurfaceTool
+from edittools.tools import image_mime
 
 SERVER_NAME = "edittools"
 SERVER_VERSION = "0.1.0"
@@ -28,6 +34,10 @@ TRANSPORTS = ("stdio",)
 """Transports `serve` speaks."""
 
 _log = logging.getLogger(__name__)
+
+_BLOB_PREFIX = BLOB_URI.removesuffix("{id}")
+_RESOURCE_NOT_FOUND = -32002
+"""The JSON-RPC error code MCP gives a resource that does not exist."""
 
 
 def tool_definition(tool: SurfaceTool) -> types.Tool:
@@ -48,15 +58,29 @@ def tool_definition(tool: SurfaceTool) -> types.Tool:
     )
 
 
-def build_server(session: Session, *, surface: str = "edittools") -> Server[Any]:
+def build_server(
+    session: Session,
+    *,
+    surface: str = "edittools",
+    inline_texts: bool = False,
+    image_limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
+) -> Server[Any]:
     """An MCP server exposing `session`'s tools under surface `surface`'s names and parameters.
 
-    Calls run one at a time in a worker thread, so the event loop stays responsive while a
-    session (which is not thread-safe) sees no overlapping calls.
+    Results are compact (`compact`) unless `inline_texts`; the contents they refer to are
+    resources at `edittools://blob/{id}`. A read image also goes to the model as an image block,
+    scaled down to `image_limits`. Calls run one at a time in a worker thread, so the event loop
+    stays responsive while a session (which is not thread-safe) sees no overlapping calls.
     """
     tools = {tool.name: tool for tool in surface_tools(surface)}
     definitions = [tool_definition(tool) for tool in tools.values()]
     one_at_a_time = anyio.Lock()
+
+    def answer(result: ToolResult) -> types.CallToolResult:
+        wire = result_to_mcp(result if inline_texts else compact(result))
+        if isinstance(result.artifact, ImageArtifact) and not result.is_error:
+            wire["content"] += _image_blocks(session, result.artifact, image_limits)
+        return types.CallToolResult.model_validate(wire)
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
@@ -70,11 +94,12 @@ def build_server(session: Session, *, surface: str = "edittools") -> Server[Any]
             result = ToolError(
                 "invalid_arguments", f"There is no tool {params.name!r}. Tools: {known}."
             ).result()
-            return call_tool_result(result)
+            return answer(result)
         arguments = params.arguments or {}
         async with one_at_a_time:
             try:
                 result = await anyio.to_thread.run_sync(tool.call, session, arguments)
+                return await anyio.to_thread.run_sync(answer, result)
             except Exception as exc:  # the one place the server catches what the tools did not
                 _log.exception("tool %s failed unexpectedly", tool.name)
                 result = ToolError(
@@ -82,7 +107,30 @@ def build_server(session: Session, *, surface: str = "edittools") -> Server[Any]
                     f"{tool.name} failed unexpectedly ({type(exc).__name__}: {exc}). The file "
                     "may be unchanged; read it before trying again.",
                 ).result()
-        return call_tool_result(result)
+        return answer(result)
+
+    async def list_resource_templates(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[_BLOB_TEMPLATE])
+
+    async def list_resources(
+        ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[])
+
+    async def read_resource(
+        ctx: Any, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if not uri.startswith(_BLOB_PREFIX):
+            raise MCPError(_RESOURCE_NOT_FOUND, f"No resource {uri[:200]!r}: only {BLOB_URI}.")
+        async with one_at_a_time:
+            try:
+                data = await anyio.to_thread.run_sync(session.blob, uri[len(_BLOB_PREFIX) :])
+            except ToolError as exc:
+                raise MCPError(_RESOURCE_NOT_FOUND, exc.message, {"code": exc.code}) from exc
+        return types.ReadResourceResult(contents=[_contents(uri, data)])
 
     return Server(
         SERVER_NAME,
@@ -95,7 +143,50 @@ def build_server(session: Session, *, surface: str = "edittools") -> Server[Any]
         ),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_resource_templates,
+        on_read_resource=read_resource,
     )
+
+
+_BLOB_TEMPLATE = types.ResourceTemplate(
+    name="blob",
+    title="Stored content",
+    uri_template=BLOB_URI,
+    description="A content a result refers to by id: a diff's old_ref or new_ref (the full old "
+    "or new text), or an image's attachment id. Text comes as text, other bytes as a blob.",
+)
+
+
+def _contents(uri: str, data: bytes) -> types.TextResourceContents | types.BlobResourceContents:
+    """A stored content as resource contents: UTF-8 text as text, anything else as a blob."""
+    mime = image_mime(data)
+    if mime is None:
+        try:
+            return types.TextResourceContents(uri=uri, mime_type="text/plain", text=data.decode())
+        except UnicodeDecodeError:
+            mime = "application/octet-stream"
+    blob = base64.b64encode(data).decode("ascii")
+    return types.BlobResourceContents(uri=uri, mime_type=mime, blob=blob)
+
+
+def _image_blocks(
+    session: Session, artifact: ImageArtifact, limits: ImageLimits
+) -> list[dict[str, Any]]:
+    """Image content blocks for the model: each attached image, scaled down to `limits`."""
+    blocks = []
+    for image in artifact.payload.images:
+        if image.attachment is None:
+            continue
+        try:
+            data = session.blob(image.attachment.id)
+        except ToolError:
+            continue
+        fitted = for_model(data, image.mime, limits)
+        if fitted is not None:
+            encoded = base64.b64encode(fitted[0]).decode("ascii")
+            blocks.append({"type": "image", "data": encoded, "mimeType": fitted[1]})
+    return blocks
 
 
 def serve(
@@ -103,29 +194,39 @@ def serve(
     *,
     surface: str = "edittools",
     deny: Sequence[str] = (),
+    options: SessionOptions | None = None,
+    inline_texts: bool = False,
+    image_limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
     transport: str = "stdio",
-    syntax_check: str = "warn",
-    allow_git_writes: bool = False,
+    syntax_check: str | None = None,
+    allow_git_writes: bool | None = None,
 ) -> None:
     """Serve the tools over `root` to one MCP client until it disconnects (blocking).
 
     `surface` picks the tool names and parameters (see `SURFACES`); `deny` holds gitignore-style
-    patterns the tools may not touch; `syntax_check` is the policy for changes that break a file's
-    syntax (see `SessionOptions`); `allow_git_writes` lifts the rule refusing writes under `.git/`.
-    Raises ValueError for an unknown surface or transport and
-    the sandbox's error when `root` cannot be opened.
+    patterns the tools may not touch; `options` the session's policies (`SessionOptions`), of
+    which `syntax_check` (the policy for changes that break a file's syntax) and
+    `allow_git_writes` (lifting the rule refusing writes under `.git/`) may also be given alone;
+    `inline_texts` and `image_limits` are `build_server`'s. Raises ValueError for an unknown
+    surface, transport or syntax policy and the sandbox's error when `root` cannot be opened.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of: {', '.join(TRANSPORTS)}")
     surface_tools(surface)  # refuse an unknown surface before taking over stdio
-    if syntax_check not in SYNTAX_POLICIES:
+    options = options or SessionOptions()
+    if syntax_check is not None:
+        options = replace(options, syntax_check=syntax_check)  # type: ignore[arg-type]
+    if allow_git_writes is not None:
+        options = replace(options, allow_git_writes=allow_git_writes)
+    if options.syntax_check not in SYNTAX_POLICIES:
         raise ValueError(
-            f"unknown syntax_check {syntax_check!r}; choose one of: {', '.join(SYNTAX_POLICIES)}"
+            f"unknown syntax_check {options.syntax_check!r}; choose one of: "
+            f"{', '.join(SYNTAX_POLICIES)}"
         )
-    with Session(
-        root, deny=deny, syntax_check=syntax_check, allow_git_writes=allow_git_writes
-    ) as session:
-        server = build_server(session, surface=surface)
+    with Session(root, deny=deny, options=options) as session:
+        server = build_server(
+            session, surface=surface, inline_texts=inline_texts, image_limits=image_limits
+        )
 
         async def run() -> None:
             async with stdio_server() as (read_stream, write_stream):

@@ -3,12 +3,14 @@
 This is the surface the facade and the faces use: the catalogue (`TOOLS`, what models are shown;
 `OPERATIONS`, everything the runner runs), function-calling `definitions`, and `run_tool`, the one
 place where tool failures become error results; `ToolParams`, the base of every agent input
-model, and `PATH_HELP`, the one description of a path parameter.
+model, and `PATH_HELP`, the one description of a path parameter; `image_mime`, which bytes the
+tools take for an image.
 """
 
 from edittools.tools._catalog import OPERATIONS, TOOLS, ToolSpec, definitions
 from edittools.tools._params import PATH_HELP, ToolParams
 from edittools.tools._runner import run_tool
+from edittools.tools.read import image_mime
 
 __all__ = [
     "OPERATIONS",
@@ -17,5 +19,6 @@ __all__ = [
     "ToolParams",
     "ToolSpec",
     "definitions",
+    "image_mime",
     "run_tool",
 ]

@@ -48,16 +48,18 @@ def wants_texts(ws: Workspace, *sizes: int) -> bool:
 def with_blobs(
     ws: Workspace, payload: DiffPayload, before: bytes | None, after: bytes | None
 ) -> DiffPayload:
-    """Mark a payload whose texts were left out as truncated, with blob ids to fetch them."""
-    if payload.old is not None or payload.new is not None or payload.binary:
-        return payload
-    store = ws.sandbox.store
-    limit = ws.options.baseline_bytes
-    old_blob = store.put(before) if before is not None and len(before) <= limit else None
-    new_blob = store.put(after) if after is not None and len(after) <= limit else None
-    return payload.model_copy(
-        update={"truncated": True, "old_blob": old_blob, "new_blob": new_blob}
-    )
+    """Give a payload the blob ids of its full old and new contents (`old_ref`/`new_ref`).
+
+    The ids cost nothing new: committing the change kept both contents already. A payload whose
+    texts were left out for size is marked truncated, so hosts know to fetch them by id.
+    """
+    old_ref = ws.keep(before) if before is not None else None
+    new_ref = ws.keep(after) if after is not None else None
+    texts_left_out = payload.old is None and payload.new is None and not payload.binary
+    update: dict[str, object] = {"old_ref": old_ref, "new_ref": new_ref}
+    if texts_left_out:
+        update["truncated"] = True
+    return payload.model_copy(update=update)
 
 
 def summary(verb: str, payload: DiffPayload) -> str:

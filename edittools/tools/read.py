@@ -351,7 +351,7 @@ def image_mime(data: bytes) -> str | None:
 
 def _read_image(ws: Workspace, path: str, data: bytes, mime: str) -> ToolResult:
     width, height = imagesize.get(io.BytesIO(data))
-    blob_id = ws.sandbox.store.put(data)
+    blob_id = ws.keep(data) or ws.sandbox.store.put(data)
     attachment = Attachment(
         id=blob_id,
         bytes=len(data),

@@ -276,7 +276,7 @@ def test_large_texts_are_left_out_and_referenced_by_blob(tmp_path: pathlib.Path)
         event = external_event(FileChange("modified", "a.txt", old, new), sb.store, inline_bytes=64)
         payload = diff_of(event).payload
         assert payload.old is None and payload.new is None and payload.truncated
-        assert (payload.old_blob, payload.new_blob) == (old.blob_id, new.blob_id)
+        assert (payload.old_ref, payload.new_ref) == (old.blob_id, new.blob_id)
         assert (payload.stats.added, payload.stats.removed) == (1, 1)
 
 
