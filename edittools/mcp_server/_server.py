@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import base64
 import logging
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
@@ -18,6 +19,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from edittools import SYNTAX_POLICIES, Session, SessionOptions, ToolError
 from edittools.artifacts import ImageArtifact, ToolResult
@@ -26,6 +28,7 @@ from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_
 from edittools.mcp_server._results import BLOB_URI, compact, output_schema
 from edittools.mcp_server._surfaces import surface_tools
 from edittools.mcp_server._tool import SurfaceTool
+from edittools.mcp_server._wire import ScreenedLines
 from edittools.tools import image_mime
 
 SERVER_NAME = "edittools"
@@ -228,8 +231,23 @@ def serve(
             session, surface=surface, inline_texts=inline_texts, image_limits=image_limits
         )
 
-        async def run() -> None:
-            async with stdio_server() as (read_stream, write_stream):
-                await server.run(read_stream, write_stream, server.create_initialization_options())
+        anyio.run(_run_stdio, server)
 
-        anyio.run(run)
+
+async def _run_stdio(server: Server[Any]) -> None:
+    """Run `server` over standard input and output, answering malformed lines (`ScreenedLines`)."""
+    answers, unanswered = anyio.create_memory_object_stream[types.JSONRPCError](16)
+    lines = ScreenedLines(anyio.wrap_file(sys.stdin.buffer), answers)
+    # The SDK only iterates its `stdin`: screened lines stand in for the file.
+    stdin = cast("anyio.AsyncFile[str]", lines)
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+
+        async def answer_malformed() -> None:
+            async with unanswered:
+                async for error in unanswered:
+                    await write_stream.send(SessionMessage(error))
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(answer_malformed)
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+            tasks.cancel_scope.cancel()
