@@ -11,12 +11,13 @@ from edittools.artifacts import StreamEvent, ToolResult
 Result = ToolResult | StreamEvent
 
 
-def load_results(text: str) -> list[Result]:
+def load_results(text: str, *, not_understood: list[str] | None = None) -> list[Result]:
     """Every tool result in `text`: one JSON document (a result or a list of them) or JSON lines.
 
-    Claude Code transcripts (JSONL with assistant `tool_use` and user `tool_result` records) are
-    paired by tool-use id; anything else goes through `adapt`, so plain text or unknown shapes
-    still show as text rather than failing.
+    Claude Code transcripts (JSONL with assistant `tool_use` and user `tool_result` records, or
+    a session export `{"loglines": [...]}`) are paired by tool-use id, and what in them cannot
+    be read is described in `not_understood`; anything else goes through `adapt`, so plain text
+    or unknown shapes still show as text rather than failing.
     """
     stripped = text.strip()
     if not stripped:
@@ -26,6 +27,11 @@ def load_results(text: str) -> list[Result]:
     except ValueError:
         document = None
     else:
+        if isinstance(document, dict) and isinstance(document.get("loglines"), list):
+            from edittools.dialects import transcript_events
+
+            root = _transcript_root(document["loglines"])
+            return list(transcript_events(text, root=root, not_understood=not_understood))
         if isinstance(document, list):
             return [_result(item) for item in document]
         return [_result(document)]
@@ -41,7 +47,8 @@ def load_results(text: str) -> list[Result]:
         # Imported here: the dialects package loads the MCP SDK, which takes most of a second.
         from edittools.dialects import transcript_events
 
-        return list(transcript_events(text, root=_transcript_root(records)))
+        root = _transcript_root(records)
+        return list(transcript_events(text, root=root, not_understood=not_understood))
     return [_result(record) for record in records]
 
 

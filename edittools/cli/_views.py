@@ -244,10 +244,9 @@ def cmd_preview(args: argparse.Namespace) -> int:
     """
     from rich.progress import track
 
-    from edittools.cli._inputs import load_results
     from edittools.render import render_result
 
-    results = load_results(_read_input(args.file))
+    results = _load(args.file)
     if not results:
         print(f"edittools: no tool results in {args.file}.", file=sys.stderr)
     if args.json:
@@ -268,10 +267,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     example: edittools report .edittools/journal.jsonl -o report.html
     """
-    from edittools.cli._inputs import load_results
     from edittools.render import report_page
 
-    results = load_results(_read_input(args.file))
+    results = _load(args.file)
     title = args.title or f"edittools report: {args.file}"
     html, counts = report_page(results, title=title)
     args.output.write_text(html, encoding="utf-8")
@@ -288,6 +286,21 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
     print_json(export_schema())
     return 0
+
+
+def _load(name: str) -> list[Any]:
+    """The results in file `name` (or `-`), with a warning line for what could not be read."""
+    from edittools.cli._inputs import load_results
+
+    not_understood: list[str] = []
+    results = load_results(_read_input(name), not_understood=not_understood)
+    if not_understood:
+        shown = "; ".join(not_understood[:5]) + ("; ..." if len(not_understood) > 5 else "")
+        print(
+            f"edittools: warning: {len(not_understood)} part(s) of {name} not understood: {shown}",
+            file=sys.stderr,
+        )
+    return results
 
 
 def _read_input(name: str) -> str:

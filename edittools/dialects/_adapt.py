@@ -15,6 +15,8 @@ from edittools.artifacts import (
     AnyArtifact,
     Artifact,
     ArtifactBase,
+    ErrorArtifact,
+    ErrorPayload,
     FutureArtifact,
     JsonArtifact,
     JsonPayload,
@@ -49,9 +51,17 @@ def adapt(x: Any) -> ToolResult:
     a `text` artifact of its portable text.
     """
     try:
-        return _adapt(x, depth=0)
+        return _error_rule(_adapt(x, depth=0))
     except Exception:
         return synthesised(value_of(x), is_error=False)
+
+
+def _error_rule(result: ToolResult) -> ToolResult:
+    """`kind: error` forces `status: error` and `is_error`; the error payload is kept as it is."""
+    artifact = result.artifact
+    if artifact is None or artifact.kind != "error" or result.is_error:
+        return result
+    return result.model_copy(update={"is_error": True})
 
 
 def synthesised(value: str, *, is_error: bool, extra: dict[str, Any] | None = None) -> ToolResult:
@@ -138,9 +148,30 @@ def _artifact_from(raw: Any) -> AnyArtifact | None:
         return raw
     if not isinstance(raw, dict):
         return None
-    if "version" not in raw:
-        return upgrade_legacy(raw)
-    return check_artifact(raw, versions=None)
+    legacy = "version" not in raw
+    artifact = upgrade_legacy(raw) if legacy else check_artifact(raw, versions=None)
+    if artifact is None and raw.get("kind") == "error":
+        return _salvaged_error(raw)
+    return artifact
+
+
+def _salvaged_error(raw: dict[str, Any]) -> ErrorArtifact | None:
+    """An error artifact whose payload is not quite v1 (a missing code, a message that is no
+    text), kept as an error: a failure must never read as a success."""
+    if raw.get("schema", SCHEMA_ID) != SCHEMA_ID or raw.get("version", 1) != 1:
+        return None
+    found = raw.get("payload")
+    payload: dict[str, Any] = found if isinstance(found, dict) else {}
+    code, message = payload.get("code"), payload.get("message")
+    title = raw.get("title")
+    return ErrorArtifact(
+        title=title if isinstance(title, str) else None,
+        payload=ErrorPayload(
+            code=code if isinstance(code, str) and code else "tool_error",
+            message=message if isinstance(message, str) else describe(payload),
+            detail=payload.get("detail"),
+        ),
+    )
 
 
 def _from_mcp(x: Any, *, depth: int) -> ToolResult:

@@ -11,6 +11,7 @@ result renders as the `toolUseResult` shape of an `Edit`/`Write`.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from edittools.artifacts import (
@@ -22,7 +23,7 @@ from edittools.artifacts import (
     artifact_of,
     value_of,
 )
-from edittools.artifacts.builders import code_result, diff_result
+from edittools.artifacts.builders import code_result, diff_result, error_result
 from edittools.dialects._fields import (
     fallback,
     flag,
@@ -37,6 +38,7 @@ from edittools.dialects._patches import payload_from_hunks, structured_patch_hun
 from edittools.diff import diff_texts, snippet_diff
 
 _EDIT_TOOLS = (CLAUDE_EDIT, CLAUDE_MULTI_EDIT, CLAUDE_WRITE)
+_ERROR_TAGS = re.compile(r"<tool_use_error>(.*)</tool_use_error>", re.DOTALL)
 
 
 def claude_code_to_result(
@@ -47,22 +49,32 @@ def claude_code_to_result(
     content: Any = None,
     is_error: bool = False,
     root: str | None = None,
+    may_exist: bool = False,
 ) -> ToolResult:
     """Turn one Claude Code tool call and its result into a ToolResult; never raises.
 
     `content` is what the model read (the `tool_result` block's content: text or text blocks);
     `tool_use_result` the structured `toolUseResult`; `root` the project directory, stripped
-    from recorded absolute paths.
+    from recorded absolute paths. A failed call (`is_error`, or its text in `<tool_use_error>`
+    tags) is an error result with the tags stripped. A `Write` recorded without its result is a
+    `create` diff of its content, or a snippet diff when the file `may_exist` already.
     """
     value = _content_text(content)
     try:
         if value is None:
             value = _default_value(name, tool_use_result)
-        if is_error or name not in (*_EDIT_TOOLS, CLAUDE_READ):
-            return fallback(value, is_error=is_error)
+        failed = _ERROR_TAGS.fullmatch(value.strip())
+        if is_error or failed:
+            message = failed.group(1).strip() if failed else value
+            return error_result("tool_error", message).model_copy(update={"value": message})
+        if name not in (*_EDIT_TOOLS, CLAUDE_READ):
+            return fallback(value)
         if name == CLAUDE_READ:
             return _read_result(value, mapping(tool_use_result), root)
-        payload = _edit_payload(name, mapping(tool_input), mapping(tool_use_result), root)
+        call = mapping(tool_input)
+        payload = _edit_payload(name, call, mapping(tool_use_result), root)
+        if payload is None and name == CLAUDE_WRITE and tool_use_result is None:
+            payload = _unrecorded_write(call, root, may_exist=may_exist or "updated" in value)
         return fallback(value) if payload is None else diff_result(value, payload)
     except Exception:
         return fallback(value if value is not None else content, is_error=is_error)
@@ -97,21 +109,24 @@ def result_to_claude_code(result: ToolResult) -> dict[str, Any] | None:
     return shape
 
 
-def transcript_events(text: str, *, root: str | None = None) -> list[StreamEvent]:
-    """Pair a JSONL transcript's assistant `tool_use` blocks with the user `tool_result` blocks
-    (and their line's `toolUseResult`) by tool-use id, in the order the results arrive.
+def transcript_events(
+    text: str, *, root: str | None = None, not_understood: list[str] | None = None
+) -> list[StreamEvent]:
+    """Pair a transcript's assistant `tool_use` blocks with the user `tool_result` blocks (and
+    their line's `toolUseResult`) by tool-use id, in the order the results arrive.
 
-    Lines that are not JSON, and blocks of the wrong shape, are skipped; a result whose call is
-    missing is kept under the name `unknown`. Never raises.
+    `text` is JSONL (one record a line) or a session export (`{"loglines": [records]}`). A
+    result whose call is missing is kept under the name `unknown`. What cannot be read (a line
+    that is not JSON, a record that is no object) is skipped and, when `not_understood` is
+    given, described there. Never raises.
     """
     calls: dict[str, tuple[str, Any]] = {}
+    touched: set[str] = set()
     events: list[StreamEvent] = []
-    for line in text.splitlines() if isinstance(text, str) else []:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
+    skipped = not_understood if not_understood is not None else []
+    for number, record in enumerate(_records(text, skipped), start=1):
         if not isinstance(record, dict):
+            skipped.append(f"record {number} is not a JSON object")
             continue
         blocks = items(mapping(record.get("message")), "content")
         for block in blocks:
@@ -123,6 +138,7 @@ def transcript_events(text: str, *, root: str | None = None) -> list[StreamEvent
         for block in results:
             call_id = string(block, "tool_use_id") or ""
             name, tool_input = calls.get(call_id, ("unknown", None))
+            path = string(mapping(tool_input), "file_path")
             # The line's toolUseResult belongs to its result only when there is one result.
             structured = record.get("toolUseResult") if len(results) == 1 else None
             result = claude_code_to_result(
@@ -132,7 +148,10 @@ def transcript_events(text: str, *, root: str | None = None) -> list[StreamEvent
                 content=block.get("content"),
                 is_error=flag(block, "is_error"),
                 root=root,
+                may_exist=path in touched,
             )
+            if path is not None:
+                touched.add(path)
             events.append(
                 StreamEvent(
                     id=call_id,
@@ -143,6 +162,42 @@ def transcript_events(text: str, *, root: str | None = None) -> list[StreamEvent
                 )
             )
     return events
+
+
+def _records(text: str, skipped: list[str]) -> list[Any]:
+    """The records of a JSONL transcript or of a session export's `loglines`."""
+    if not isinstance(text, str):
+        skipped.append("the transcript is not text")
+        return []
+    stripped = text.strip()
+    if stripped.startswith("{") and '"loglines"' in stripped[:4096]:
+        try:
+            document = json.loads(stripped)
+        except ValueError:
+            document = None
+        if isinstance(document, dict) and isinstance(document.get("loglines"), list):
+            return list(document["loglines"])
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            skipped.append(f"line {number} is not JSON")
+    return records
+
+
+def _unrecorded_write(call: dict[str, Any], root: str | None, *, may_exist: bool) -> Any:
+    """A `Write` known only by its input: a `create` diff, or a snippet diff of the content
+    when the file may have existed (its old content is unknown)."""
+    recorded, content = string(call, "file_path"), string(call, "content")
+    if recorded is None or content is None:
+        return None
+    path = relative_path(recorded, root)
+    if may_exist:
+        return snippet_diff("", content, path=path)
+    return diff_texts(None, content, path=path)
 
 
 def _content_text(content: Any) -> str | None:

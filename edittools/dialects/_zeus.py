@@ -3,7 +3,8 @@
 A Zeus result is `{success, message, content: {type, data, language, title, meta}, file_path,
 files: [{name, type, sandbox_path, url, content, size}]}`. In: `edit`/`write` content with
 `meta.old_content` becomes a file-granularity diff; without it, a snippet diff of the call's
-`old_string`/`new_string`; `text`, `markdown`, `html`, `json`, `code`, `image` and `error` map to
+`old_string`/`new_string` (the same for a result of an `edit`/`write` tool whatever its content
+type, and for a result of an unnamed tool that carries `meta.old_content`); `text`, `markdown`, `html`, `json`, `code`, `image` and `error` map to
 the matching kinds; anything else becomes text. Out: a result renders as that shape, a diff with
 the full new text in `data` and the old one in `meta.old_content`.
 """
@@ -122,9 +123,15 @@ def _convert(
     kind = string(content, "type") or ""
     body, meta, title = content.get("data"), mapping(content.get("meta")), string(content, "title")
     status = "error" if is_error else "success"
-    if kind in _CHANGE_TYPES or (tool_name in _CHANGE_TYPES and kind in ("", "text")):
+    # An edit or write (by content type or by tool name), or a result of a tool we are not told
+    # that carries the old content, is a change whatever its content type says.
+    change_tool = tool_name in _CHANGE_TYPES
+    if kind in _CHANGE_TYPES or change_tool or (tool_name is None and "old_content" in meta):
         payload = _change_payload(data, body, meta, call, root)
-        return None if payload is None else diff_result(value, payload, is_error=is_error)
+        if payload is not None:
+            return diff_result(value, payload, is_error=is_error)
+        if kind in _CHANGE_TYPES:
+            return None
     if kind == "error" or (is_error and not kind):
         message = body if isinstance(body, str) else value
         code = string(meta, "code") or "tool_error"

@@ -191,3 +191,17 @@ def test_piped_preview_has_no_escapes_even_from_hostile_text(journal):
     proc = run("preview", path)
     assert proc.returncode == 0 and "alert" in proc.stdout
     assert ESC not in proc.stdout and "\x07" not in proc.stdout
+
+
+def test_session_export_is_previewed_and_unreadable_parts_are_warned_about(tmp_path, capsys):
+    records = [json.loads(line) for line in _transcript().splitlines() if line.strip()]
+    export = tmp_path / "session.json"
+    export.write_text(json.dumps({"loglines": records}))
+    assert main(["preview", "--json", str(export)]) == 0
+    from_export = capsys.readouterr().out
+    jsonl = tmp_path / "session.jsonl"
+    jsonl.write_text(_transcript() + "\n{not json\n")
+    assert main(["preview", "--json", str(jsonl)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == from_export and '"kind": "diff"' in from_export
+    assert "warning: 1 part(s)" in captured.err and "not JSON" in captured.err

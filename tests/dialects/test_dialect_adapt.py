@@ -3,6 +3,7 @@
 import json
 
 import mcp.types as mcp_types
+import pytest
 
 from edittools import adapt
 from edittools.artifacts import (
@@ -160,3 +161,29 @@ def test_other_json_objects_become_json_artifacts():
 def test_anything_else_becomes_a_text_artifact_of_its_description():
     assert adapt(None).artifact.payload.text == "(no result)"
     assert adapt(object()).value.startswith("(no text")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"code": "no_match", "message": "Not found."},
+        {"code": "no_match"},  # not a sound v1 error payload: still an error
+        {"message": 3},
+    ],
+)
+def test_error_kind_forces_error_status_and_is_error_keeping_the_payload(payload):
+    artifact = {
+        "schema": "edittools.tool-artifact",
+        "version": 1,
+        "kind": "error",
+        "status": "success",
+        "payload": payload,
+    }
+    for given in ({"value": "failed", "artifact": artifact}, artifact, {"artifact": artifact}):
+        result = adapt(given)
+        assert result.is_error is True
+        assert result.artifact.kind == "error" and result.artifact.status == "error"
+        if "code" in payload:
+            assert result.artifact.payload.code == payload["code"]
+        if isinstance(payload.get("message"), str):
+            assert result.artifact.payload.message == payload["message"]

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from edittools.artifacts import CodeArtifact, DiffArtifact, TextArtifact, ToolResult
+from edittools.artifacts import CodeArtifact, DiffArtifact, ErrorArtifact, TextArtifact, ToolResult
 from edittools.dialects import claude_code_to_result, result_to_claude_code, transcript_events
 
 ROOT = "/home/dev/proj"
@@ -183,16 +183,21 @@ def test_read_becomes_a_code_artifact():
     assert payload.truncated is True
 
 
-def test_errors_and_other_tools_become_text():
+@pytest.mark.parametrize("is_error", [True, False])
+def test_failed_calls_become_error_cards_with_the_tags_stripped(is_error):
     error = claude_code_to_result(
         "Edit",
         EDIT_INPUT,
         "Error: String to replace not found in file.",
         content="<tool_use_error>String to replace not found in file.</tool_use_error>",
-        is_error=True,
+        is_error=is_error,
     )
-    assert error.is_error and isinstance(error.artifact, TextArtifact)
+    assert error.is_error and isinstance(error.artifact, ErrorArtifact)
     assert error.artifact.status == "error"
+    assert error.value == error.artifact.payload.message == "String to replace not found in file."
+
+
+def test_other_tools_become_text():
     bash = claude_code_to_result(
         "Bash", {"command": "ls"}, {"stdout": "a\n"}, content=[{"type": "text", "text": "a"}]
     )
@@ -321,3 +326,48 @@ def test_transcript_never_raises_on_junk():
         transcript_events('{"message": {"content": [{"type": "tool_result"}]}}')[0].name
         == "unknown"
     )
+
+
+WRITE_INPUT = {"file_path": "/proj/new.py", "content": "print(1)\n"}
+
+
+def _record(kind: str, blocks: list[dict[str, object]], **extra: object) -> dict[str, object]:
+    return {"type": kind, "cwd": "/proj", "message": {"role": kind, "content": blocks}, **extra}
+
+
+def _write_lines(call_id: str, text: str) -> list[dict[str, object]]:
+    use = {"type": "tool_use", "id": call_id, "name": "Write", "input": WRITE_INPUT}
+    result = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    return [_record("assistant", [use]), _record("user", [result])]
+
+
+def test_write_without_its_result_is_a_create_then_a_snippet_once_the_file_exists():
+    lines = _write_lines("w1", "File created successfully at: /proj/new.py")
+    lines += _write_lines("w2", "The file /proj/new.py has been written.")
+    first, second = transcript_events("\n".join(json.dumps(x) for x in lines), root="/proj")
+    assert isinstance(first.artifact, DiffArtifact) and isinstance(second.artifact, DiffArtifact)
+    assert (first.artifact.payload.operation, first.artifact.payload.granularity) == (
+        "create",
+        "file",
+    )
+    assert first.artifact.payload.new == "print(1)\n"
+    assert first.artifact.payload.path == "new.py"
+    assert second.artifact.payload.granularity == "snippet"
+    assert second.artifact.payload.stats.added == 1
+
+
+def test_session_export_loglines_and_jsonl_give_the_same_events():
+    lines = _write_lines("w1", "File created successfully at: /proj/new.py")
+    jsonl = transcript_events("\n".join(json.dumps(x) for x in lines), root="/proj")
+    export = transcript_events(json.dumps({"loglines": lines}), root="/proj")
+    assert [e.model_dump() for e in export] == [e.model_dump() for e in jsonl]
+    assert len(export) == 1
+
+
+def test_what_a_transcript_holds_that_is_not_understood_is_reported():
+    lines = [json.dumps(x) for x in _write_lines("w1", "ok")] + ["{broken", "[1, 2]"]
+    not_understood: list[str] = []
+    events = transcript_events("\n".join(lines), root="/proj", not_understood=not_understood)
+    assert len(events) == 1
+    assert len(not_understood) == 2
+    assert "not JSON" in not_understood[0] and "not a JSON object" in not_understood[1]

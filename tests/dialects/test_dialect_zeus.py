@@ -195,3 +195,30 @@ def test_out_renders_snippet_diffs_and_other_kinds():
     )
     assert result_to_zeus(created)["content"]["type"] == "write"
     assert result_to_zeus(ToolResult(value="plain"))["content"] == {"type": "text", "data": "plain"}
+
+
+@pytest.mark.parametrize("content_type", ["code", "text", "markdown", "json"])
+@pytest.mark.parametrize("tool_name", ["edit", "write", None])
+def test_change_with_old_content_is_a_file_diff_whatever_its_content_type(content_type, tool_name):
+    record = {**EDIT, "content": {**EDIT["content"], "type": content_type}}
+    result = zeus_to_result(record, tool_name=tool_name, root="/sandbox")
+    assert isinstance(result.artifact, DiffArtifact)
+    assert result.artifact.payload.granularity == "file"
+    assert result.artifact.payload.stats.added == 1
+    if tool_name is None:
+        assert adapt(record).artifact.kind == "diff"
+
+
+@pytest.mark.parametrize("content_type", ["code", "text"])
+def test_edit_tool_without_old_content_is_a_snippet_diff_whatever_its_content_type(content_type):
+    record = {**EDIT, "content": {**EDIT["content"], "type": content_type, "meta": {}}}
+    call = {"file_path": "src/app.py", "old_string": "b = 2", "new_string": "b = 3"}
+    result = zeus_to_result(record, call=call, tool_name="edit", root="/sandbox")
+    assert isinstance(result.artifact, DiffArtifact)
+    assert result.artifact.payload.granularity == "snippet"
+
+
+def test_other_named_tool_with_old_content_keeps_its_content_type():
+    record = {**EDIT, "content": {**EDIT["content"], "type": "code"}}
+    result = zeus_to_result(record, tool_name="read", root="/sandbox")
+    assert isinstance(result.artifact, CodeArtifact)
