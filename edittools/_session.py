@@ -85,15 +85,19 @@ class Session:
         """Apply several edits to one file in order, all or nothing."""
         return self.call("multi_edit", {"path": path, "edits": list(edits)})
 
-    def apply_patch(self, patch: str, *, strip: int | None = None) -> ToolResult:
+    def apply_patch(
+        self, patch: str, *, strip: int | None = None, overwrite: bool = False
+    ) -> ToolResult:
         """Apply a unified diff or Codex-style patch to one or more files, all or nothing.
 
-        `strip` removes leading path components from the file names, as ``patch -p``.
+        `strip` removes leading path components from the file names, as ``patch -p``. With
+        `overwrite`, adding or moving onto an existing file replaces it (as Codex does); without,
+        that is refused with `exists`.
         """
         arguments: dict[str, Any] = {"patch": patch}
         if strip is not None:
             arguments["strip"] = strip
-        return self.call("apply_patch", arguments)
+        return self.call("apply_patch_overwriting" if overwrite else "apply_patch", arguments)
 
     def insert(self, path: str, line: int, text: str) -> ToolResult:
         """Insert `text` after line `line` of an existing file (0: at the top)."""

@@ -243,10 +243,18 @@ def _codex() -> list[SurfaceTool]:
         SurfaceTool(
             name=CODEX_APPLY_PATCH,
             title="Apply a patch",
-            description=TOOLS["apply_patch"].description,
+            description=(
+                "Apply a patch between '*** Begin Patch' and '*** End Patch' with '*** Add File:', "
+                "'*** Update File:' (optionally '*** Move to:'), '*** Delete File:' sections and "
+                "'@@' chunks of ' '/'-'/'+' lines (a git-style unified diff also works). All files "
+                "change together or none does. '*** Add File:' or '*** Move to:' onto an existing "
+                "file replaces it; the result shows what it held."
+            ),
             input_schema=schema_of(CodexPatchParams),
             call=validated(
-                CODEX_APPLY_PATCH, CodexPatchParams, lambda s, p: s.apply_patch(p.input)
+                CODEX_APPLY_PATCH,
+                CodexPatchParams,
+                lambda s, p: s.apply_patch(p.input, overwrite=True),
             ),
             **like("apply_patch"),
         )

@@ -6,11 +6,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from edittools import Session, ToolError
 from edittools.artifacts import ToolResult
-from edittools.tools import TOOLS, ToolParams
+from edittools.tools import TOOLS, ToolParams, input_schema
 
 Call = Callable[[Session, Mapping[str, Any]], ToolResult]
 
@@ -30,12 +30,9 @@ class SurfaceTool:
     idempotent: bool
 
 
-def schema_of(model: type[BaseModel]) -> dict[str, Any]:
-    """The input schema of a parameter model, with wire names; the tool description says the rest."""
-    schema = model.model_json_schema(by_alias=True)
-    schema.pop("title", None)
-    schema.pop("description", None)
-    return schema
+def schema_of(model: type[ToolParams]) -> dict[str, Any]:
+    """The input schema of a parameter model, with wire names, self-contained (no `$ref`)."""
+    return input_schema(model)
 
 
 def validated(

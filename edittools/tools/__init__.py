@@ -1,13 +1,14 @@
 """The tools: read, write, edit, multi_edit, apply_patch, undo and insert, as functions of a workspace.
 
 This is the surface the facade and the faces use: the catalogue (`TOOLS`, what models are shown;
-`OPERATIONS`, everything the runner runs), function-calling `definitions`, and `run_tool`, the one
+`OPERATIONS`, everything the runner runs), function-calling `definitions` and the self-contained
+`input_schema` of a parameter model, and `run_tool`, the one
 place where tool failures become error results; `ToolParams`, the base of every agent input
 model, and `PATH_HELP`, the one description of a path parameter; `image_mime`, which bytes the
 tools take for an image.
 """
 
-from edittools.tools._catalog import OPERATIONS, TOOLS, ToolSpec, definitions
+from edittools.tools._catalog import OPERATIONS, TOOLS, ToolSpec, definitions, input_schema
 from edittools.tools._params import PATH_HELP, ToolParams
 from edittools.tools._runner import run_tool
 from edittools.tools.read import image_mime
@@ -20,5 +21,6 @@ __all__ = [
     "ToolSpec",
     "definitions",
     "image_mime",
+    "input_schema",
     "run_tool",
 ]

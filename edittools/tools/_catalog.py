@@ -18,7 +18,7 @@ from edittools.tools._params import (
     UndoParams,
     WriteParams,
 )
-from edittools.tools.apply_patch import apply_patch
+from edittools.tools.apply_patch import apply_patch, apply_patch_overwriting
 from edittools.tools.edit import edit, multi_edit
 from edittools.tools.insert import insert
 from edittools.tools.read import read
@@ -77,7 +77,8 @@ TOOLS: dict[str, ToolSpec] = {
             "Apply a patch to one or more files: a git-style unified diff, or a patch between "
             "'*** Begin Patch' and '*** End Patch' with '*** Add File:', '*** Update File:' "
             "(optionally '*** Move to:'), '*** Delete File:' sections and '@@' chunks of "
-            "' '/'-'/'+' lines. All files change together or none does.",
+            "' '/'-'/'+' lines. All files change together or none does. Adding a file that "
+            "exists, or moving a file onto one, is refused: update or delete it instead.",
             ApplyPatchParams, apply_patch, read_only=False, destructive=True, idempotent=False,
         ),
         ToolSpec(
@@ -98,8 +99,42 @@ OPERATIONS: dict[str, ToolSpec] = {
         "the file's line endings.",
         InsertParams, insert, read_only=False, destructive=True, idempotent=False,
     ),
+    "apply_patch_overwriting": ToolSpec(
+        "apply_patch_overwriting",
+        "apply_patch where '*** Add File:' or '*** Move to:' onto an existing file replaces it "
+        "(as Codex does); the result shows what the replaced file held.",
+        ApplyPatchParams, apply_patch_overwriting, read_only=False, destructive=True,
+        idempotent=False,
+    ),
 }  # fmt: skip
-"""Everything the runner runs: the listed tools, and operations only some surfaces show (insert)."""
+"""Everything the runner runs: the listed tools, and operations only some surfaces show (insert,
+apply_patch_overwriting)."""
+
+
+def input_schema(params: type[ToolParams]) -> dict[str, Any]:
+    """The JSON Schema of a parameter model as models are shown it: self-contained (every `$ref`
+    replaced by what it names, so strict function-calling modes take it), without the model's
+    own title and description (the tool description says that)."""
+    schema = params.model_json_schema(by_alias=True)
+    defs = schema.pop("$defs", {})
+    schema.pop("title", None)
+    schema.pop("description", None)
+    inlined: dict[str, Any] = _inline(schema, defs)
+    return inlined
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        target = dict(defs[ref.removeprefix("#/$defs/")])
+        target.pop("title", None)
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        return _inline({**target, **siblings}, defs)
+    return {key: _inline(value, defs) for key, value in node.items()}
 
 
 def definitions(style: str = "openai") -> list[dict[str, Any]]:
@@ -107,9 +142,7 @@ def definitions(style: str = "openai") -> list[dict[str, Any]]:
     (`input_schema` objects)."""
     out = []
     for spec in TOOLS.values():
-        schema = spec.params.model_json_schema()
-        schema.pop("title", None)
-        schema.pop("description", None)
+        schema = input_schema(spec.params)
         if style == "openai":
             out.append(
                 {

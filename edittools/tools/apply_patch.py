@@ -37,13 +37,17 @@ class _Staged:
     payload: DiffPayload
     note: str = ""
     """A syntax warning for the model, when the change broke the file's syntax."""
+    extra: tuple[DiffPayload, ...] = ()
+    """Further files the section changed (a file moved onto another: the source's removal)."""
 
 
-def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
+def apply_patch(ws: Workspace, params: ApplyPatchParams, *, overwrite: bool = False) -> ToolResult:
     """Apply every file section of `params.patch`, or none of them.
 
     Each file is staged in memory first (context verified, new bytes computed); then all files
     are written under their locks; if a write fails midway, the files already written are put back.
+    An added file, or a file moved onto a path, that already exists is refused unless `overwrite`
+    (as Codex does): then the result shows what the replaced content became.
     """
     sb = ws.sandbox
     patches = parse_patch(params.patch, strip=params.strip)
@@ -67,9 +71,9 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
     with ExitStack() as locks:
         for path in sorted(set(paths)):
             locks.enter_context(sb.lock(path))
-        staged = [_stage(ws, patch) for patch in patches]
+        staged = [_stage(ws, patch, overwrite=overwrite) for patch in patches]
         _commit_all(ws, [write for item in staged for write in item.writes])
-    payloads = [item.payload for item in staged]
+    payloads = [p for item in staged for p in (item.payload, *item.extra)]
     value = _describe(payloads) + "".join(item.note for item in staged)
     if removed:
         value += (
@@ -81,10 +85,33 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
     return changeset_result(value, payloads)
 
 
-def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
+def apply_patch_overwriting(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
+    """`apply_patch` where adding or moving onto an existing file replaces it, as Codex does."""
+    return apply_patch(ws, params, overwrite=True)
+
+
+def _replaced(ws: Workspace, path: str, after: bytes, payload: DiffPayload) -> _Staged | None:
+    """The staged overwrite of existing file `path` with `after`; None when it does not exist."""
+    if not ws.sandbox.exists(path):
+        return None
+    before, version = read_existing(ws, path)
+    ensure_fresh(ws, path, before, version, must_have_read=False)
+    old, new = _text_or_bytes(before), _text_or_bytes(after)
+    include = wants_texts(ws, len(before), len(after))
+    replaced = diff_texts(old, new, path=path, include_texts=include)
+    replaced = with_blobs(ws, replaced, before, after).model_copy(update={"match": payload.match})
+    return _Staged((_Write(path, before, version, after),), replaced)
+
+
+def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
     sb = ws.sandbox
     path = sb.relpath(patch.path)
     if patch.op == "add":
+        if overwrite:
+            after = TextDocument.new(patch.new_content or "").encode()
+            replaced = _replaced(ws, path, after, DiffPayload(path=path))
+            if replaced is not None:
+                return replaced
         if sb.exists(path):
             raise ToolError(
                 "exists",
@@ -128,6 +155,8 @@ def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
         writes: tuple[_Write, ...] = (_Write(path, before, version, after),)
     else:
         target = sb.relpath(patch.move_to)
+        if overwrite and sb.exists(target):
+            return _moved_over(ws, path, before, version, target, after, tier)
         if sb.exists(target):
             raise ToolError(
                 "exists",
@@ -141,6 +170,27 @@ def _stage(ws: Workspace, patch: FilePatch) -> _Staged:
         writes = (_Write(target, None, None, after), _Write(path, before, version, None))
     payload = with_blobs(ws, payload, before, after).model_copy(update={"match": tier})
     return _Staged(writes, with_syntax(payload, check), syntax_note(check))
+
+
+def _moved_over(
+    ws: Workspace,
+    path: str,
+    before: bytes,
+    version: Version,
+    target: str,
+    after: bytes,
+    tier: str,
+) -> _Staged:
+    """A move onto existing file `target`: the target's change (what it held, what it holds
+    now) and the source's removal, staged together."""
+    match = DiffPayload(path=target, match=tier)
+    into = _replaced(ws, target, after, match)
+    assert into is not None  # the caller saw the target exist under its lock
+    include = wants_texts(ws, len(before))
+    removed = diff_texts(_text_or_bytes(before), None, path=path, include_texts=include)
+    removed = with_blobs(ws, removed, before, None)
+    writes = (*into.writes, _Write(path, before, version, None))
+    return _Staged(writes, into.payload, extra=(removed,))
 
 
 def _commit_all(ws: Workspace, writes: list[_Write]) -> None:

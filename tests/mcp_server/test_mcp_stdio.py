@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from mcp_harness import check_structured, connected, text_of
 
 from edittools.artifacts import ToolResult
-from edittools.tools._catalog import TOOLS
+from edittools.tools import TOOLS, input_schema
 
 pytestmark = pytest.mark.integration
 
@@ -49,7 +50,8 @@ def test_default_surface_lists_tools_with_schemas_and_honest_hints(root: Path) -
         assert tool.description == spec.description
         assert tool.title
         assert tool.input_schema["type"] == "object"
-        assert tool.input_schema["properties"] == spec.params.model_json_schema()["properties"]
+        assert tool.input_schema == input_schema(spec.params)
+        assert "$ref" not in json.dumps(tool.input_schema)
         assert tool.output_schema is not None and tool.output_schema["type"] == "object"
         assert set(tool.output_schema["required"]) == {"value"}
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
