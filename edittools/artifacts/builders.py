@@ -101,3 +101,32 @@ def changeset_result(
         payload=ChangesetPayload(files=files, stats=stats),
     )
     return ToolResult(value=value, artifact=artifact, is_error=is_error)
+
+
+def by_reference(result: ToolResult) -> ToolResult:
+    """`result` with its diffs' full old and new texts left out (`truncated`; `old_ref` and
+    `new_ref` kept): what goes on the wire and into the journal, where a copy of each whole file
+    would cost more than the change."""
+    artifact = result.artifact
+    if isinstance(artifact, DiffArtifact):
+        payload = _without_texts(artifact.payload)
+        if payload is artifact.payload:
+            return result
+        return result.model_copy(
+            update={"artifact": artifact.model_copy(update={"payload": payload})}
+        )
+    if isinstance(artifact, ChangesetArtifact):
+        files = [_without_texts(file) for file in artifact.payload.files]
+        if all(new is old for new, old in zip(files, artifact.payload.files, strict=True)):
+            return result
+        changeset = artifact.payload.model_copy(update={"files": files})
+        return result.model_copy(
+            update={"artifact": artifact.model_copy(update={"payload": changeset})}
+        )
+    return result
+
+
+def _without_texts(payload: DiffPayload) -> DiffPayload:
+    if payload.old is None and payload.new is None:
+        return payload
+    return payload.model_copy(update={"old": None, "new": None, "truncated": True})

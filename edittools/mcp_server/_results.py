@@ -2,25 +2,18 @@
 
 A call answers with the model-facing `value` as one text block, the `ToolResult` (artifact
 included, wire names) as `structuredContent`, and `isError` from the result; the conversion is
-`edittools.dialects.result_to_call_tool_result`. Failures are results, never raised exceptions,
+`edittools.dialects.result_to_call_tool_result`, after `by_reference`. Failures are results, never raised exceptions,
 because the SDK does not forward a plain exception's message and the agent needs it to recover.
 
 Some clients hand `structuredContent` to the model, so it stays small: a diff's full texts are
-left out (`truncated: true`) and reached by `old_ref`/`new_ref` as resources instead, unless the
-server inlines them on request. The declared schema is small too: the artifact is an open object
+left out (`edittools.artifacts.builders.by_reference`) and reached by `old_ref`/`new_ref` as
+resources instead, unless the server inlines them on request. The declared schema is small too: the artifact is an open object
 whose outer fields are required; the full protocol schema is `edittools/schema/`.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from edittools.artifacts import (
-    ChangesetArtifact,
-    DiffArtifact,
-    DiffPayload,
-    ToolResult,
-)
 
 BLOB_URI = "edittools://blob/{id}"
 """The resource URI template of stored contents (texts a diff refers to, image bytes)."""
@@ -58,28 +51,3 @@ def output_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) every tool's `structuredContent` conforms to: a ToolResult
     whose artifact is an open object with the protocol's outer fields."""
     return _OUTPUT_SCHEMA
-
-
-def compact(result: ToolResult) -> ToolResult:
-    """`result` with its diffs' full texts left out (`truncated`, refs kept), for the wire."""
-    artifact = result.artifact
-    if isinstance(artifact, DiffArtifact):
-        payload = _without_texts(artifact.payload)
-        if payload is artifact.payload:
-            return result
-        return result.model_copy(
-            update={"artifact": artifact.model_copy(update={"payload": payload})}
-        )
-    if isinstance(artifact, ChangesetArtifact):
-        files = [_without_texts(file) for file in artifact.payload.files]
-        payload_cs = artifact.payload.model_copy(update={"files": files})
-        return result.model_copy(
-            update={"artifact": artifact.model_copy(update={"payload": payload_cs})}
-        )
-    return result
-
-
-def _without_texts(payload: DiffPayload) -> DiffPayload:
-    if payload.old is None and payload.new is None:
-        return payload
-    return payload.model_copy(update={"old": None, "new": None, "truncated": True})

@@ -23,9 +23,10 @@ from mcp.shared.message import SessionMessage
 
 from edittools import SYNTAX_POLICIES, Session, SessionOptions, ToolError
 from edittools.artifacts import ImageArtifact, ToolResult
+from edittools.artifacts.builders import by_reference
 from edittools.dialects import result_to_mcp
 from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_model
-from edittools.mcp_server._results import BLOB_URI, compact, output_schema
+from edittools.mcp_server._results import BLOB_URI, output_schema
 from edittools.mcp_server._surfaces import surface_tools
 from edittools.mcp_server._tool import SurfaceTool
 from edittools.mcp_server._wire import ScreenedLines
@@ -80,7 +81,7 @@ def build_server(
     one_at_a_time = anyio.Lock()
 
     def answer(result: ToolResult) -> types.CallToolResult:
-        wire = result_to_mcp(result if inline_texts else compact(result))
+        wire = result_to_mcp(result if inline_texts else by_reference(result))
         if isinstance(result.artifact, ImageArtifact) and not result.is_error:
             wire["content"] += _image_blocks(session, result.artifact, image_limits)
         return types.CallToolResult.model_validate(wire)
@@ -101,8 +102,7 @@ def build_server(
         arguments = params.arguments or {}
         async with one_at_a_time:
             try:
-                result = await anyio.to_thread.run_sync(tool.call, session, arguments)
-                return await anyio.to_thread.run_sync(answer, result)
+                return await anyio.to_thread.run_sync(lambda: answer(tool.call(session, arguments)))
             except Exception as exc:  # the one place the server catches what the tools did not
                 _log.exception("tool %s failed unexpectedly", tool.name)
                 result = ToolError(

@@ -12,6 +12,11 @@ def numbered(lines: Iterable[str], first: int, *, max_chars: int | None = None) 
 
     Lines longer than `max_chars` are cut with a marker that says how much was left out.
     """
+    lines = list(lines)
+    joined = "\n".join(lines)
+    if "\r" not in joined and (max_chars is None or max(map(len, lines), default=0) <= max_chars):
+        # The common case, in C-level loops: nothing to strip or cut.
+        return "\n".join(map("{:>6}\t{}".format, range(first, first + len(lines)), lines))
     out = []
     for number, line in enumerate(lines, start=first):
         line = line.removesuffix("\r")

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
-from edittools.artifacts.builders import error_result
+from edittools.artifacts.builders import by_reference, error_result
 from edittools.diff import DiffError
 from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
@@ -43,13 +43,14 @@ def run_tool(
             value = f"[dry run: nothing was written]\n{result.value}"
             result = result.model_copy(update={"value": value})
         return result
+    kept = by_reference(result)  # the texts are in the blob store already: journal their ids
     event = StreamEvent(
         id=ws.next_event_id(name),
         name=name,
-        display=result.display,
-        value=result.value,
-        is_error=result.is_error,
-        artifact=result.artifact,
+        display=kept.display,
+        value=kept.value,
+        is_error=kept.is_error,
+        artifact=kept.artifact,
     )
     try:
         ws.journal(event)

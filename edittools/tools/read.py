@@ -94,7 +94,11 @@ def _window_result(
     """The numbered window, its footer (with `note` appended) and the code artifact."""
     last = offset + len(window) - 1
     cap = ws.options.read_line_chars
-    size = sum(_shown_chars(line, cap) for line in window)
+    longest = max(map(len, window), default=0)
+    if longest <= cap:  # no line is cut: the measure below, without a call per line
+        size = sum(map(len, window)) + 8 * len(window)
+    else:
+        size = sum(_shown_chars(line, cap) for line in window)
     if size > ws.options.read_output_chars:
         fitting = _lines_that_fit(window, ws.options.read_output_chars, cap)
         raise ToolError(
