@@ -9,6 +9,7 @@ itself. (Other runtimes' *result* shapes are `edittools.dialects`; a surface onl
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from pydantic import Field
@@ -25,8 +26,10 @@ from edittools.dialects import (
     FS_READ_TEXT_FILE,
     FS_WRITE_FILE,
 )
+from edittools.mcp_server import _wording as wording
 from edittools.mcp_server._text_editor import text_editor_tool
 from edittools.mcp_server._tool import Call, SurfaceTool, like, schema_of, validated
+from edittools.mcp_server._wording import Wording
 from edittools.tools import PATH_HELP, TOOLS, ToolParams
 
 # The default surface: the catalogue as it is.
@@ -275,11 +278,30 @@ SURFACES: dict[str, Callable[[], list[SurfaceTool]]] = {
 """Every tool surface by name, each giving its tools."""
 
 
+WORDINGS: dict[str, Wording] = {
+    "edittools": wording.PLAIN,
+    "claude-code": wording.CLAUDE_CODE,
+    "anthropic": wording.TEXT_EDITOR,
+    "mcp-filesystem": wording.MCP_FILESYSTEM,
+    "codex": wording.CODEX,
+}
+"""How each surface words the tools' hints and errors."""
+
+
 def surface_tools(name: str) -> list[SurfaceTool]:
-    """The tools surface `name` shows; raises ValueError for an unknown surface."""
+    """The tools surface `name` shows, their messages in its words; raises ValueError for an
+    unknown surface."""
     try:
         make = SURFACES[name]
     except KeyError:
         known = ", ".join(SURFACES)
         raise ValueError(f"unknown surface {name!r}; choose one of: {known}") from None
-    return make()
+    words = WORDINGS[name]
+    return [replace(tool, call=_worded(words, tool.call)) for tool in make()]
+
+
+def _worded(words: Wording, call: Call) -> Call:
+    def worded_call(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+        return words.result(call(session, arguments))
+
+    return worded_call

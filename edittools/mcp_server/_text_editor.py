@@ -17,6 +17,7 @@ from edittools.dialects import TEXT_EDITOR
 from edittools.mcp_server._listing import list_directory
 from edittools.mcp_server._tool import SurfaceTool, schema_of, validated
 from edittools.tools import PATH_HELP, ToolParams
+from sandbox import SandboxError
 
 NAME = TEXT_EDITOR
 
@@ -67,9 +68,22 @@ def _run(session: Session, p: TextEditorParams) -> ToolResult:
         return _view(session, p)
     if p.command == "create":
         assert p.file_text is not None
+        if _exists(session, p.path):
+            return error_result(
+                "exists",
+                f"{p.path} already exists, and create only makes new files. View it, then change "
+                "it with str_replace or insert.",
+                {"path": p.path},
+            )
         return session.write(p.path, p.file_text)
     if p.command == "str_replace":
         assert p.old_str is not None
+        if p.old_str == "":
+            return error_result(
+                "invalid_arguments",
+                "old_str is empty. str_replace replaces text in an existing file: give the exact "
+                "text to replace, or use the create command to make a new file.",
+            )
         return session.edit(p.path, p.old_str, p.new_str or "")
     if p.command == "insert":
         assert p.insert_line is not None
@@ -104,6 +118,14 @@ def _view(session: Session, p: TextEditorParams) -> ToolResult:
     return result
 
 
+def _exists(session: Session, path: str) -> bool:
+    """Whether `path` exists; a path the sandbox refuses is left for the write to report."""
+    try:
+        return session.sandbox.exists(path)
+    except SandboxError:
+        return False
+
+
 def text_editor_tool() -> SurfaceTool:
     """The one tool of the `anthropic` surface."""
     return SurfaceTool(
@@ -112,7 +134,7 @@ def text_editor_tool() -> SurfaceTool:
         description=(
             "View, create and edit files. command=view shows a file as numbered lines "
             "(view_range=[first, last] for a part) or lists a folder two levels deep; create "
-            "writes file_text to path; str_replace replaces old_str (which must match exactly "
+            "writes file_text to a new file (an existing one is refused); str_replace replaces old_str (which must match exactly "
             "once; copy it without line numbers) with new_str; insert puts insert_text after line "
             "insert_line (0 for the top); undo_edit undoes the last change to path. View a file "
             "before you change it."

@@ -211,13 +211,15 @@ def _line_of(text: str, spans: tuple[tuple[int, int], ...]) -> list[int]:
 
 def _ambiguous(text: str, match: Match) -> ToolError:
     numbers = _line_of(text, match.spans)
-    shown = ", ".join(map(str, numbers[:_MAX_LISTED]))
-    if len(numbers) > _MAX_LISTED:
-        shown += f" and {len(numbers) - _MAX_LISTED} more"
+    lines = list(dict.fromkeys(numbers))  # several matches on one line: the line once
+    shown = ", ".join(map(str, lines[:_MAX_LISTED]))
+    if len(lines) > _MAX_LISTED:
+        shown += f" and {len(lines) - _MAX_LISTED} more"
     how = "" if match.tier == "exact" else f" (with tolerance {match.tier})"
+    where = f"line {shown}" if len(lines) == 1 else f"lines {shown}"
     return ToolError(
         "ambiguous_match",
-        f"old_string matches {len(numbers)} places{how}, starting at lines {shown}. "
+        f"old_string matches {len(numbers)} places{how}, starting at {where}. "
         "Add surrounding lines to old_string so it matches one place, "
         "or set replace_all to change every match.",
         {"count": len(numbers), "lines": numbers, "match": match.tier},

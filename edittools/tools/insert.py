@@ -9,6 +9,7 @@ from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans
 from edittools.tools._change import commit, wants_texts, with_blobs
 from edittools.tools._guard import ensure_fresh, read_existing
+from edittools.tools._numbering import excerpt
 from edittools.tools._params import InsertParams
 from sandbox import TextDocument, decode
 
@@ -36,7 +37,8 @@ def insert(ws: Workspace, params: InsertParams) -> ToolResult:
     payload = with_blobs(ws, payload, before, after)
     value = (
         f"Inserted text after line {params.line} of {payload.path} "
-        f"(+{payload.stats.added} -{payload.stats.removed})."
+        f"(+{payload.stats.added} -{payload.stats.removed}).\n"
+        + excerpt(changed.text, at, at + len(inserted))
     )
     return diff_result(value, payload)
 

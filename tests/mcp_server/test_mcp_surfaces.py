@@ -200,5 +200,5 @@ def test_insert_accepts_new_str_as_the_text(session: Session) -> None:
         session, {"command": "insert", "path": "notes.txt", "insert_line": 0, "new_str": "zero"}
     )
     assert not result.is_error, result.value
-    assert result.value == "Inserted text after line 0 of notes.txt (+1 -0)."
+    assert result.value.startswith("Inserted text after line 0 of notes.txt (+1 -0).\n")
     assert (session.sandbox.root / "notes.txt").read_text() == "zero\none\ntwo\nthree\n"

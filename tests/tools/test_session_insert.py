@@ -51,7 +51,7 @@ def test_insert_returns_a_diff_is_undone_and_journaled(session: Session) -> None
     session.read("notes.txt")
     result = session.insert("notes.txt", 2, "two and a half")
     assert not result.is_error, result.value
-    assert result.value == "Inserted text after line 2 of notes.txt (+1 -0)."
+    assert result.value.splitlines()[0] == "Inserted text after line 2 of notes.txt (+1 -0)."
     assert result.artifact is not None and result.artifact.kind == "diff"
     payload = result.artifact.payload
     assert payload.unified.endswith(" two\n+two and a half\n three\n")  # type: ignore[union-attr]
