@@ -139,14 +139,20 @@ def test_read_image_sends_the_model_a_scaled_image_block(tmp_path: Path) -> None
     (tmp_path / "wide.png").write_bytes(png(3200, 800))
     (tmp_path / "small.png").write_bytes(png(40, 20))
 
-    async def scenario() -> dict[str, types.CallToolResult]:
+    async def scenario() -> tuple[dict[str, types.CallToolResult], types.ReadResourceResult]:
         async with connected(tmp_path) as client:
-            return {
+            results = {
                 name: await client.call_tool("read", {"path": name})
                 for name in ("wide.png", "small.png")
             }
+            payload = results["wide.png"].structured_content["artifact"]["payload"]
+            blob_id = payload["images"][0]["attachment"]["id"]
+            return results, await client.read_resource(f"edittools://blob/{blob_id}")
 
-    results = anyio.run(scenario)
+    results, original = anyio.run(scenario)
+    (contents,) = original.contents  # the host fetches the full-size bytes by attachment id
+    assert isinstance(contents, types.BlobResourceContents) and contents.mime_type == "image/png"
+    assert base64.b64decode(contents.blob) == (tmp_path / "wide.png").read_bytes()
     sizes = {}
     for name, result in results.items():
         assert result.is_error is False
