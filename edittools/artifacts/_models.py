@@ -26,6 +26,7 @@ from pydantic import (
 
 from edittools.artifacts._payloads import (
     Attachment,
+    ChangedSpan,
     ChangesetPayload,
     CodePayload,
     Diagnostic,
@@ -53,6 +54,7 @@ __all__ = [
     "Artifact",
     "ArtifactBase",
     "Attachment",
+    "ChangedSpan",
     "ChangesetArtifact",
     "ChangesetPayload",
     "CodeArtifact",

@@ -117,6 +117,17 @@ class ErrorPayload(WireModel):
     """Structured detail (matches, closest lines, what changed), or null."""
 
 
+class ChangedSpan(WireModel):
+    """Characters of one line of a hunk that changed against the line it is paired with."""
+
+    line: int
+    """Index into the hunk's `lines` of a removed or added line."""
+    start: int
+    """First changed character, counted in Unicode code points of the text after the marker."""
+    end: int
+    """One past the last changed character (same counting as `start`)."""
+
+
 class Hunk(WireModel):
     """One hunk of a line diff.
 
@@ -135,6 +146,18 @@ class Hunk(WireModel):
     """Number of new lines the hunk covers."""
     lines: list[str]
     """Marked lines: ' ' context, '-' removed, '+' added."""
+    heading: str | None = None
+    """Function context, as git prints after the `@@` header: the nearest line above the hunk
+    that opens a function, class or other section (for Python a `def` or `class` line; by
+    default a line starting with a letter, `_` or `$`); null when none was found or looked for."""
+    spans: list[ChangedSpan] | None = None
+    """Word-level highlights: in each change block the removed and added lines are paired in
+    order, and each pair's differing characters are listed here, in line order. A pair with
+    nothing in common has none. Null when not computed (see `spans_skipped`)."""
+    spans_skipped: Literal["long_lines", "large_hunk", "budget"] | None = None
+    """Why `spans` are missing or incomplete: `long_lines` (some pair has a line over 1,000
+    characters and was left out), `large_hunk` (over 1,000 lines: no spans), `budget` (the diff
+    had spent its highlighting allowance; the rest of the hunk is left out); null otherwise."""
 
 
 class DiffStats(WireModel):

@@ -111,7 +111,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.numstat:
         from edittools.diff import line_diff_files
 
-        result = line_diff_files(sides.old, sides.new, context=args.context)
+        result = line_diff_files(sides.old, sides.new, context=args.context, path=sides.new_label)
         if result.differ:
             sys.stdout.write(_numstat(result, sides.new_label, None))
         return 0 if sides.external or not result.differ else 1
@@ -119,7 +119,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from edittools.render import wants_colour, write_line_diff
 
     with busy(console() if long and sys.stdout.isatty() else None, "Diffing", long=long):
-        result = line_diff_files(sides.old, sides.new, context=args.context)
+        result = line_diff_files(sides.old, sides.new, context=args.context, path=sides.new_label)
     if result.differ:
         colour = wants_colour(sys.stdout) or (sides.external and _git_pager())
         write_line_diff(

@@ -59,7 +59,12 @@ def payload_from_unified(text: str, *, root: str | None = None) -> list[DiffPayl
             if h.old_start is None or h.new_start is None:
                 return None
             hunk = _sound_hunk(
-                h.old_start, h.old_count or 0, h.new_start, h.new_count or 0, _marked(h)
+                h.old_start,
+                h.old_count or 0,
+                h.new_start,
+                h.new_count or 0,
+                _marked(h),
+                heading=h.heading,
             )
             if hunk is None:
                 return None
@@ -85,7 +90,13 @@ def _marked(hunk: PatchHunk) -> list[str]:
 
 
 def _sound_hunk(
-    old_start: int, old_lines: int, new_start: int, new_lines: int, lines: list[str]
+    old_start: int,
+    old_lines: int,
+    new_start: int,
+    new_lines: int,
+    lines: list[str],
+    *,
+    heading: str | None = None,
 ) -> Hunk | None:
     kept = [line.rstrip("\r\n") for line in lines]
     old_count = sum(1 for line in kept if line[:1] in (" ", "-"))
@@ -99,4 +110,5 @@ def _sound_hunk(
         new_start=new_start,
         new_lines=new_lines,
         lines=kept,
+        heading=heading,
     )

@@ -73,12 +73,17 @@ def line_diff_files(
     *,
     context: int = 3,
     budget: float | None = DEFAULT_BUDGET,
+    path: str | None = None,
 ) -> LineDiff:
-    """The diff of `diff_files` as plain data (`LineDiff`), without the artifact models."""
+    """The diff of `diff_files` as plain data (`LineDiff`), without the artifact models.
+
+    `path` names the file for the hunks' function context (default: `new`, else `old`).
+    """
+    name = path if path is not None else os.fspath(new if new is not None else old or "")
     with ExitStack() as stack:
         old_data = stack.enter_context(_mapped(old))
         new_data = stack.enter_context(_mapped(new))
-        return line_diff(old_data, new_data, context=context, budget=budget)
+        return line_diff(old_data, new_data, context=context, budget=budget, path=name)
 
 
 def _name(path: str | None, new: PathArg | None, old: PathArg | None) -> str:

@@ -6,11 +6,13 @@ bytes without splitting whole files: context is found by walking a few newlines 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import compress, count, islice, repeat
 from operator import gt, itemgetter, sub
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from edittools.diff._changes import Change
+from edittools.diff._inline import Budget, inline_spans
 from edittools.diff._lines import back_lines, decode_range, forward_lines
 
 if TYPE_CHECKING:
@@ -31,6 +33,11 @@ class PlainHunk(NamedTuple):
     new_start: int | None
     new_lines: int
     lines: list[str]
+    heading: str | None = None
+
+
+HeadingOf = Callable[[int], "str | None"]
+"""Gives a hunk's heading from the offset in the old text where its first line starts."""
 
 
 def build_hunks(
@@ -41,21 +48,38 @@ def build_hunks(
     context: int,
     numbered: bool = True,
     eof_markers: bool = True,
+    heading: HeadingOf | None = None,
+    budget: Budget | None = None,
 ) -> list[Hunk]:
     """Group changes closer than ``2 * context`` equal lines and render each group as a hunk.
 
     `numbered` False leaves the starts null (snippet granularity); `eof_markers` False omits the
-    missing-newline marker (a snippet's last line is not the end of the file).
+    missing-newline marker (a snippet's last line is not the end of the file). `heading` gives
+    each hunk its function context; `budget` bounds the word-level highlights (`to_models`).
     """
     return to_models(
-        plain_hunks(old, new, changes, context=context, numbered=numbered, eof_markers=eof_markers)
+        plain_hunks(
+            old,
+            new,
+            changes,
+            context=context,
+            numbered=numbered,
+            eof_markers=eof_markers,
+            heading=heading,
+        ),
+        budget=budget,
     )
 
 
-def to_models(hunks: list[PlainHunk]) -> list[Hunk]:
-    """The protocol's `Hunk` models of plain hunks."""
+def to_models(hunks: list[PlainHunk], *, budget: Budget | None = None) -> list[Hunk]:
+    """The protocol's `Hunk` models of plain hunks, with their word-level highlights.
+
+    `budget`, shared by the hunks of one diff, bounds the highlighting (a fresh one by default).
+    """
     from edittools.artifacts import Hunk
 
+    if budget is None:
+        budget = Budget()
     # Every field is built with its declared type: no validation pass over the lines.
     construct = Hunk.model_construct
     return [
@@ -65,9 +89,32 @@ def to_models(hunks: list[PlainHunk]) -> list[Hunk]:
             new_start=hunk.new_start,
             new_lines=hunk.new_lines,
             lines=hunk.lines,
+            heading=hunk.heading,
+            **_highlights(hunk.lines, budget),
         )
         for hunk in hunks
     ]
+
+
+def with_spans(hunks: list[Hunk]) -> list[Hunk]:
+    """The hunks, each that has no word-level highlights given them (others kept as they are)."""
+    budget = Budget()
+    return [
+        hunk
+        if hunk.spans is not None or hunk.spans_skipped is not None
+        else hunk.model_copy(update=_highlights(hunk.lines, budget))
+        for hunk in hunks
+    ]
+
+
+def _highlights(lines: list[str], budget: Budget) -> dict[str, Any]:
+    """The `spans` and `spans_skipped` fields of a hunk with these lines."""
+    from edittools.artifacts import ChangedSpan
+
+    spans, skipped = inline_spans(lines, budget)
+    span = ChangedSpan.model_construct
+    found = [span(line=line, start=start, end=end) for line, start, end in spans]
+    return {"spans": None if skipped == "large_hunk" else found, "spans_skipped": skipped}
 
 
 def plain_hunks(
@@ -78,8 +125,9 @@ def plain_hunks(
     context: int,
     numbered: bool = True,
     eof_markers: bool = True,
+    heading: HeadingOf | None = None,
 ) -> list[PlainHunk]:
-    """The hunks of `build_hunks` as plain data."""
+    """The hunks of `build_hunks` as plain data (without word-level highlights)."""
     context = max(0, context)
     if not changes:
         return []
@@ -88,7 +136,7 @@ def plain_hunks(
     starts = [0, *compress(count(1), map(gt, gaps, repeat(2 * context)))]
     ends = [*starts[1:], len(changes)]
     return [
-        _hunk(old, new, changes[start:end], context, numbered, eof_markers)
+        _hunk(old, new, changes[start:end], context, numbered, eof_markers, heading)
         for start, end in zip(starts, ends, strict=True)
     ]
 
@@ -128,6 +176,7 @@ def _hunk(
     context: int,
     numbered: bool,
     eof_markers: bool,
+    heading: HeadingOf | None,
 ) -> PlainHunk:
     first, last = group[0], group[-1]
     start_a, before = back_lines(old, first.oa0, context, 0)
@@ -178,4 +227,5 @@ def _hunk(
         # A 1-based start, or the line before an empty range.
         old_start = base_a + (1 if old_lines else 0)
         new_start = base_b + (1 if new_lines else 0)
-    return PlainHunk(old_start, old_lines, new_start, new_lines, lines)
+    found = heading(start_a) if heading is not None and numbered else None
+    return PlainHunk(old_start, old_lines, new_start, new_lines, lines, found)

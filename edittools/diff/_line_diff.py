@@ -14,6 +14,7 @@ from typing import Literal, NamedTuple, cast
 from edittools.diff._changes import Change
 from edittools.diff._collector import collector_paused
 from edittools.diff._engine import line_changes
+from edittools.diff._heading import Headings
 from edittools.diff._hunks import PlainHunk, count_lines, plain_hunks
 from edittools.diff._lines import is_binary, valid_utf8
 from edittools.diff._mapped import Mapped
@@ -58,7 +59,7 @@ class LineDiff(NamedTuple):
             if self.identical and self.operation == "modify":
                 return ""
             return unified_text(self.operation, path, source, [], binary=not self.identical)
-        return unified_text(self.operation, path, source, self.hunks)  # type: ignore[arg-type]
+        return unified_text(self.operation, path, source, self.hunks)
 
 
 def operation_of(
@@ -82,12 +83,14 @@ def line_diff(
     checked: tuple[bool, bool] = (True, True),
     context: int = 3,
     budget: float | None = DEFAULT_BUDGET,
+    path: str | None = None,
 ) -> LineDiff:
     """Diff two byte texts or memory maps of any size (None for a missing side).
 
     `operation` defaults to what the missing sides say (create, delete or modify). `checked`
     says which sides may be binary: a NUL or invalid UTF-8 in old, or in the changed lines of
-    new, makes the diff binary (no hunks). `budget` is as in `diff_texts`.
+    new, makes the diff binary (no hunks). `budget` is as in `diff_texts`. `path` (its
+    extension) picks the rules of the hunks' function context (`heading`).
     """
     if operation is None:
         operation = operation_of(old is not None, new is not None, "", None)
@@ -106,7 +109,8 @@ def line_diff(
         changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
         if old_checked and new_checked and _changed_binary(new_bytes, changes):
             return _binary(old_bytes, new_bytes, operation)
-        hunks = plain_hunks(old_bytes, new_bytes, changes, context=context)
+        heading = Headings(old_bytes, path).above if changes and old_bytes else None
+        hunks = plain_hunks(old_bytes, new_bytes, changes, context=context, heading=heading)
     return LineDiff(operation, hunks, minimal, binary=False, identical=not changes)
 
 

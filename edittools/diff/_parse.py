@@ -178,6 +178,7 @@ def _hunk(lines: list[str], i: int) -> tuple[int, PatchHunk]:
         new_count=new_count,
         old_no_newline=old_nl,
         new_no_newline=new_nl,
+        heading=lines[header - 1][m.end() :].removeprefix(" ") or None,
     )
     return i, hunk
 

@@ -15,6 +15,8 @@ class PatchHunk:
     its `@@ -old_start,old_count +new_start,new_count @@` header; a Codex chunk has none, and may
     carry the text of its `@@ context` header and the `*** End of File` mark instead.
     `old_no_newline` and `new_no_newline` record a `\\ No newline at end of file` marker.
+    `heading` is the function context a unified header prints after its second `@@` (shown,
+    never used to place the hunk).
     Unlike the protocol's `Hunk`, the markers are flags, not lines, and the numbers may be absent.
     """
 
@@ -27,6 +29,7 @@ class PatchHunk:
     end_of_file: bool = False
     old_no_newline: bool = False
     new_no_newline: bool = False
+    heading: str | None = None
 
 
 @dataclass(frozen=True)

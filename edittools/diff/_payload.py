@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from edittools.diff._hunks import stats_of, to_models
+from edittools.diff._hunks import stats_of, to_models, with_spans
 from edittools.diff._line_diff import LineDiff, Operation
 from edittools.diff._unified import unified_text
 
@@ -72,8 +72,13 @@ def text_payload(
 
 
 def hunks_payload(hunks: list[Hunk], *, path: str) -> DiffPayload:
-    """A file-granularity payload of known hunks whose full texts are unknown (a foreign patch)."""
+    """A file-granularity payload of known hunks whose full texts are unknown (a foreign patch).
+
+    Hunks that come without word-level highlights get them, as the engine's own hunks do.
+    """
     from edittools.artifacts import DiffPayload
+
+    hunks = with_spans(hunks)
 
     return DiffPayload(
         path=path,

@@ -11,11 +11,14 @@ pass over the text before the last span, skipped for the first span when `first_
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
+from edittools.diff._heading import Headings
 from edittools.diff._hunks import build_hunks
+from edittools.diff._inline import Budget
 from edittools.diff._line_diff import DEFAULT_BUDGET
 from edittools.diff._lines import decode, is_binary, to_bytes
 from edittools.diff._payload import binary_payload, text_payload
@@ -97,6 +100,8 @@ def diff_spans(
         )
     deadline = None if budget is None else time.monotonic() + budget
     hunks: list[Hunk] = []
+    headings = Headings(old, path)
+    highlights = Budget()
     minimal = True
     line_a = delta = 0
     counted_to = 0
@@ -112,7 +117,16 @@ def diff_spans(
         if delta:
             changes = [c._replace(b0=c.b0 + delta, b1=c.b1 + delta) for c in changes]
         minimal = minimal and exact
-        hunks += build_hunks(old_region, new_region, changes, context=context)
+        # A region's offsets are in bytes; the heading search runs on old as given.
+        at = _offsets(old, rs, old_region)
+        hunks += build_hunks(
+            old_region,
+            new_region,
+            changes,
+            context=context,
+            heading=lambda offset, at=at: headings.above(at(offset)),
+            budget=highlights,
+        )
         delta += new_region.count(b"\n") - old_region.count(b"\n")
     old_text = new_text = None
     if include_texts:
@@ -128,6 +142,13 @@ def diff_spans(
         old_text=old_text,
         new_text=new_text,
     )
+
+
+def _offsets(old: T, start: int, region: bytes) -> Callable[[int], int]:
+    """Map a byte offset in `region` (which begins at `start` of `old`) to an offset in `old`."""
+    if isinstance(old, bytes) or region.isascii():
+        return start.__add__
+    return lambda offset: start + len(decode(region[:offset]))
 
 
 def _check(old: T, spans: list[tuple[int, int, T]]) -> None:

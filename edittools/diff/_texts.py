@@ -101,7 +101,13 @@ def _diff(
     """The payload of `line_diff`; `checked` says which sides are bytes to test for binary."""
     operation = operation_of(old_data is not None, new_data is not None, path, old_path)
     result = line_diff(
-        old_data, new_data, operation=operation, checked=checked, context=context, budget=budget
+        old_data,
+        new_data,
+        operation=operation,
+        checked=checked,
+        context=context,
+        budget=budget,
+        path=path,
     )
     if not include_texts or result.binary:
         return payload_of(result, path=path, old_path=old_path)

@@ -61,7 +61,7 @@ def tree_diff(
         before, after = read_old(path), read_new(path)
         if before == after:
             continue
-        result = line_diff(before, after, context=context, budget=budget)
+        result = line_diff(before, after, context=context, budget=budget, path=path)
         if result.differ:
             entries.append(TreeEntry(path, path, result))
     deleted = sorted(old_names - new_names)
@@ -78,6 +78,7 @@ def tree_diff(
             operation="rename",
             context=context,
             budget=budget,
+            path=source,
         )
         entries.append(TreeEntry(target, source, result, score))
     for path in deleted:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from edittools.artifacts import Hunk
+    from edittools.diff._hunks import PlainHunk
 
 DEV_NULL = "/dev/null"
 FILE_MODE = "100644"
@@ -72,16 +73,20 @@ def _range(start: int | None, count: int) -> str:
     return str(start) if count == 1 else f"{start},{count}"
 
 
-def hunk_header(hunk: Hunk) -> str:
-    """``@@ -l,s +l,s @@`` (a count of 1 omitted); snippet hunks without starts get ``@@ @@``."""
+def hunk_header(hunk: Hunk | PlainHunk) -> str:
+    """``@@ -l,s +l,s @@`` (a count of 1 omitted) and the hunk's heading after a space, as git
+    prints function context; snippet hunks without starts get ``@@ @@``."""
     if hunk.old_start is None or hunk.new_start is None:
         return "@@ @@"
-    return (
-        f"@@ -{_range(hunk.old_start, hunk.old_lines)} +{_range(hunk.new_start, hunk.new_lines)} @@"
-    )
+    ranges = f"-{_range(hunk.old_start, hunk.old_lines)} +{_range(hunk.new_start, hunk.new_lines)}"
+    heading = getattr(hunk, "heading", None)
+    # A heading is one line of the file: a newline in a foreign payload's would break the text.
+    if heading and "\n" not in heading:
+        return f"@@ {ranges} @@ {heading}"
+    return f"@@ {ranges} @@"
 
 
-def render_hunks(hunks: list[Hunk], *, prefix: str = "") -> str:
+def render_hunks(hunks: list[Hunk] | list[PlainHunk], *, prefix: str = "") -> str:
     """The body of a unified diff: each hunk header followed by its lines.
 
     `prefix` (whole lines) is put in front in the same join, which spares copying a large body.
@@ -101,7 +106,7 @@ def unified_text(
     operation: str,
     path: str,
     old_path: str | None,
-    hunks: list[Hunk],
+    hunks: list[Hunk] | list[PlainHunk],
     *,
     binary: bool = False,
 ) -> str:

@@ -156,7 +156,7 @@ def test_context_changes_the_hunks_as_gnu_diff_does(pair, capsys, context):
 def test_context_reaches_the_terminal_view(pair, capsys):
     old, new = pair
     main(["diff", str(old), str(new), "--context", "0"])
-    headers = re.findall(r"^@@ .* @@$", capsys.readouterr().out, flags=re.M)
+    headers = re.findall(r"^@@ .* @@", capsys.readouterr().out, flags=re.M)
     assert headers == ["@@ -5 +5 @@", "@@ -14,0 +15 @@"]
 
 

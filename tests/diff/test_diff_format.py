@@ -12,7 +12,8 @@ HEADER = "diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n"
 
 def test_modify_has_git_headers_and_a_count_of_one_is_omitted() -> None:
     payload = diff_texts("a\nb\nc\n", "a\nB\nc\n", path="f.txt", context=0)
-    assert payload.unified == HEADER + "@@ -2 +2 @@\n-b\n+B\n"
+    # As git: the line above the hunk that starts with a letter is its function context.
+    assert payload.unified == HEADER + "@@ -2 +2 @@ a\n-b\n+B\n"
     assert payload.operation == "modify"
     assert payload.granularity == "file"
     assert (payload.stats.added, payload.stats.removed) == (1, 1)
@@ -20,7 +21,7 @@ def test_modify_has_git_headers_and_a_count_of_one_is_omitted() -> None:
 
 def test_insert_after_a_line_names_that_line_with_an_empty_range() -> None:
     payload = diff_texts("a\nb\n", "a\nx\ny\nb\n", path="f.txt", context=0)
-    assert payload.unified == HEADER + "@@ -1,0 +2,2 @@\n+x\n+y\n"
+    assert payload.unified == HEADER + "@@ -1,0 +2,2 @@ a\n+x\n+y\n"
     hunk = payload.hunks[0]
     assert (hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines) == (1, 0, 2, 2)
 

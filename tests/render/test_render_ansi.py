@@ -39,7 +39,7 @@ def _rich(old: bytes, new: bytes, *, colour: bool) -> str:
 
 def _plain(old: bytes, new: bytes, *, colour: bool) -> str:
     out = io.StringIO()
-    write_line_diff(line_diff(old, new), out, path="pkg/f.py", colour=colour)
+    write_line_diff(line_diff(old, new, path="pkg/f.py"), out, path="pkg/f.py", colour=colour)
     return out.getvalue()
 
 
