@@ -11,7 +11,8 @@ the file system is `diff_files`/`diff_dirs` (and their plain-data twins), which 
 files for it. `hunk_header` prints a hunk's `@@` line as the unified text has it,
 `unified_excerpt` cuts a long unified text for a model; `parse_unified` reads unified diff text
 back into `FilePatch`es (`strip_components` removes leading names as ``patch -p``);
-`hunks_payload` makes a payload of hunks whose full texts are unknown.
+`hunks_payload` makes a payload of hunks whose full texts are unknown. `inline_spans` finds a
+hunk's word-level highlights (the payload's hunks carry them; plain hunks do not).
 
 The artifact models are loaded only where a payload is built, so importing this package for
 `line_diff` loads neither pydantic nor the models.
@@ -19,6 +20,7 @@ The artifact models are loaded only where a payload is built, so importing this 
 
 from edittools.diff._errors import DiffError
 from edittools.diff._files import diff_dirs, diff_files, line_diff_dirs, line_diff_files
+from edittools.diff._inline import InlineSpans, inline_spans
 from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
 from edittools.diff._parse import is_unified, parse_unified, strip_components
 from edittools.diff._patch_model import FilePatch, PatchHunk
@@ -34,6 +36,7 @@ __all__ = [
     "RENAME_THRESHOLD",
     "DiffError",
     "FilePatch",
+    "InlineSpans",
     "LineDiff",
     "PatchHunk",
     "TreeEntry",
@@ -45,6 +48,7 @@ __all__ = [
     "diff_texts",
     "hunk_header",
     "hunks_payload",
+    "inline_spans",
     "is_unified",
     "line_diff",
     "line_diff_dirs",

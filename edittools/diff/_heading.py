@@ -109,7 +109,7 @@ class Headings(Generic[T]):
     __slots__ = ("_data", "_heading", "_pattern", "_searched")
 
     def __init__(self, data: T, path: str | None) -> None:
-        self._data = data
+        self._data: T = data
         self._pattern = _pattern(language_of(path), str if isinstance(data, str) else bytes)
         self._searched = 0  # everything above this offset has been searched
         self._heading: str | None = None
@@ -125,10 +125,11 @@ class Headings(Generic[T]):
         window = self._data[floor:offset]
         if floor and floor != self._searched:
             # Start at a whole line: drop the part of a line cut by the reach.
-            cut = window.find(b"\n" if isinstance(window, bytes) else "\n")  # type: ignore[arg-type]
+            cut = window.find(b"\n" if isinstance(window, bytes) else "\n")
             window = window[cut + 1 :] if cut >= 0 else window[:0]
         self._searched = offset
-        found = self._pattern.match(window)  # type: ignore[arg-type]
+        # The pattern was compiled for the text's own type (str or bytes).
+        found = self._pattern.match(window)  # type: ignore[call-overload]
         if found is not None:
             self._heading = _clean(found.group(1))
         return self._heading

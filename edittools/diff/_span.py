@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
 from edittools.diff._heading import Headings
-from edittools.diff._hunks import build_hunks
+from edittools.diff._hunks import HeadingOf, build_hunks
 from edittools.diff._inline import Budget
 from edittools.diff._line_diff import DEFAULT_BUDGET
 from edittools.diff._lines import decode, is_binary, to_bytes
@@ -124,7 +124,7 @@ def diff_spans(
             new_region,
             changes,
             context=context,
-            heading=lambda offset, at=at: headings.above(at(offset)),
+            heading=_then(at, headings.above),
             budget=highlights,
         )
         delta += new_region.count(b"\n") - old_region.count(b"\n")
@@ -149,6 +149,11 @@ def _offsets(old: T, start: int, region: bytes) -> Callable[[int], int]:
     if isinstance(old, bytes) or region.isascii():
         return start.__add__
     return lambda offset: start + len(decode(region[:offset]))
+
+
+def _then(first: Callable[[int], int], second: Callable[[int], str | None]) -> HeadingOf:
+    """`second` of `first` of an offset."""
+    return lambda offset: second(first(offset))
 
 
 def _check(old: T, spans: list[tuple[int, int, T]]) -> None:

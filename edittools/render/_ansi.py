@@ -3,7 +3,7 @@
 `edittools diff` prints through this view, so diffing two files starts in a few dozen
 milliseconds (rich and the artifact models take a quarter of a second to load). It prints what
 `DiffView` prints for the same diff: the `path  +N -M` header with its labels, then the unified
-lines coloured by role. Colour follows the same rules as rich's console: on for a terminal,
+lines coloured by role, the changed words of paired lines in reverse video. Colour follows the same rules as rich's console: on for a terminal,
 off when piped, off with ``NO_COLOR``, forced with ``FORCE_COLOR``, off for ``TERM=dumb``.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, TextIO
 
-from edittools.render._sanitize import visible
+from edittools.render._sanitize import segments, visible
 
 if TYPE_CHECKING:
     from edittools.diff import LineDiff
@@ -56,8 +56,10 @@ def write_line_diff(
     `old_path` labels the old side; `similarity` is a rename's, shown with it.
     """
 
-    def paint(role: str, text: str) -> str:
+    def paint(role: str, text: str, marked: bool = False) -> str:
         code = _SGR[role]
+        if marked:
+            code = f"7;{code}" if code else "7"
         return f"\x1b[{code}m{text}{_RESET}" if colour and code and text else text
 
     header = [paint("path", visible(path))]
@@ -67,17 +69,44 @@ def write_line_diff(
     for label in _labels(result, path, old_path, similarity):
         header.append("  " + paint("label", visible(label)))
     out = ["".join(header)]
-    in_hunk = False
+    marks = _marks(result) if colour else {}
+    hunk = -1
+    at = 0  # index of the line in its hunk
     # Split on newlines only: a line's own CR or form feed is content, shown by `visible`.
     for line in result.unified(path, old_path).split("\n")[:-1]:
         # Every body line starts with its marker, so "@@" only ever opens a hunk.
         if line.startswith("@@"):
-            in_hunk = True
-            role = "hunk"
+            hunk, at = hunk + 1, 0
+            out.append(paint("hunk", visible(line)))
+            continue
+        if hunk < 0:
+            out.append(paint("header", visible(line)))
+            continue
+        role = _ROLE.get(line[:1], "context")
+        ranges = marks.get((hunk, at))
+        at += 1
+        if ranges:
+            # The changed words in reverse video, as the rich view shows them.
+            out.append(
+                paint(role, line[:1])
+                + "".join(
+                    paint(role, piece, marked) for piece, marked in segments(line[1:], ranges)
+                )
+            )
         else:
-            role = _ROLE.get(line[:1], "context") if in_hunk else "header"
-        out.append(paint(role, visible(line)))
+            out.append(paint(role, visible(line)))
     stream.write("\n".join(out) + "\n")
+
+
+def _marks(result: LineDiff) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """The word-level highlights of each hunk line: ``(hunk, line) -> [(start, end), ...]``."""
+    from edittools.diff import inline_spans
+
+    marks: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for index, hunk in enumerate(result.hunks):
+        for line, start, end in inline_spans(hunk.lines).spans:
+            marks.setdefault((index, line), []).append((start, end))
+    return marks
 
 
 _ROLE = {"+": "add", "-": "remove", "\\": "note", " ": "context"}

@@ -312,9 +312,18 @@ def _as_html(rows: list[Row], lexer: Lexer | None) -> list[Row]:
     html: dict[int, str] = {}
     for side in (("context", "remove"), ("add",)):
         picked = [i for i, row in enumerate(rows) if row.role in side]
-        lines = highlight_lines([visible(rows[i].text) for i in picked], lexer)
+        texts = [visible(rows[i].text) for i in picked]
+        marks = [_visible_marks(rows[i].text, rows[i].marks) for i in picked]
+        lines = highlight_lines(texts, lexer, marks)
         html.update(zip(picked, lines, strict=True))
     return [replace(row, text=html.get(i) or _text(row.text)) for i, row in enumerate(rows)]
+
+
+def _visible_marks(text: str, marks: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Ranges of `text` moved to where they fall in ``visible(text)`` (a few controls widen)."""
+    if not marks or visible(text) == text:
+        return marks
+    return tuple((len(visible(text[:a])), len(visible(text[:b]))) for a, b in marks)
 
 
 def _num(number: int | None) -> str:

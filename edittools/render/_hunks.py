@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from edittools.artifacts import Diagnostic, DiffPayload, Hunk
+from edittools.diff import inline_spans
 
 Role = Literal["header", "hunk", "context", "add", "remove", "note"]
 
@@ -27,6 +28,8 @@ class Row:
     text: str
     old_no: int | None = None
     new_no: int | None = None
+    marks: tuple[tuple[int, int], ...] = ()
+    """Word-level highlights: ``[start, end)`` ranges of `text` that changed."""
 
 
 def classify_unified(text: str) -> list[tuple[Role, str]]:
@@ -114,16 +117,35 @@ def hunk_rows(hunk: Hunk) -> list[Row]:
     # An empty range names the line before it, so the first line of a side is start + 1 then.
     old_no = (hunk.old_start or 0) + (hunk.old_lines == 0)
     new_no = (hunk.new_start or 0) + (hunk.new_lines == 0)
+    marks = marks_of(hunk)
     rows: list[Row] = []
-    for line in hunk.lines:
+    for index, line in enumerate(hunk.lines):
         role = _ROLE_OF_MARKER.get(line[:1], "context")
         text = line[1:] if role != "note" else line
         old = old_no if numbered and role in ("context", "remove") else None
         new = new_no if numbered and role in ("context", "add") else None
-        rows.append(Row(role, text, old, new))
+        rows.append(Row(role, text, old, new, tuple(marks.get(index, ()))))
         old_no += role in ("context", "remove")
         new_no += role in ("context", "add")
     return rows
+
+
+def marks_of(hunk: Hunk) -> dict[int, list[tuple[int, int]]]:
+    """A hunk's word-level highlights by line index: its `spans`, or found now when it has none.
+
+    Spans are untrusted input: one that names a line that is not removed or added is ignored.
+    """
+    if hunk.spans is not None:
+        found = [(span.line, span.start, span.end) for span in hunk.spans]
+    elif hunk.spans_skipped is None:
+        found = inline_spans(hunk.lines).spans
+    else:
+        found = []
+    marks: dict[int, list[tuple[int, int]]] = {}
+    for line, start, end in sorted(found):
+        if 0 <= line < len(hunk.lines) and hunk.lines[line][:1] in ("-", "+") and start < end:
+            marks.setdefault(line, []).append((start, end))
+    return marks
 
 
 def split_pairs(rows: list[Row]) -> list[tuple[Row | None, Row | None]]:

@@ -14,11 +14,13 @@ import hashlib
 STYLE = """
 :root { color-scheme: light dark; --bg: #fff; --fg: #1f2328; --muted: #656d76; --line: #d0d7de;
   --card: #f6f8fa; --add: #e6ffec; --add-strong: #1a7f37; --del: #ffebe9; --del-strong: #cf222e;
-  --hunk: #ddf4ff; --err: #cf222e; --tk: #cf222e; --ts: #0a3069; --tc: #6e7781; --tn: #0550ae;
+  --hunk: #ddf4ff; --add-word: #abf2bc; --del-word: #ffcecb;
+  --err: #cf222e; --tk: #cf222e; --ts: #0a3069; --tc: #6e7781; --tn: #0550ae;
   --tf: #8250df; --tb: #953800; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0; --line: #30363d; --card: #161b22;
     --add: #12261e; --add-strong: #3fb950; --del: #25171c; --del-strong: #f85149; --hunk: #121d2f;
+    --add-word: #1f5f38; --del-word: #7a2630;
     --err: #f85149; --tk: #ff7b72; --ts: #a5d6ff; --tc: #8b949e; --tn: #79c0ff; --tf: #d2a8ff;
     --tb: #ffa657; }
 }
@@ -64,6 +66,9 @@ tr.hunk td { background: var(--hunk); color: var(--muted); }
 p.diag-error, p.diag-note { padding: .3rem .8rem; margin: 0; }
 .add { background: var(--add); }
 .del { background: var(--del); }
+mark { color: inherit; border-radius: 2px; }
+.add mark { background: var(--add-word); }
+.del mark { background: var(--del-word); }
 td.empty { background: var(--card); }
 .marker { user-select: none; color: var(--muted); }
 .split { display: none; }

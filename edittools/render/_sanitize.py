@@ -31,3 +31,23 @@ def visible(text: str) -> str:
     Tabs and newlines are kept; carriage returns become `␍` so a CRLF line shows what it is.
     """
     return _UNSAFE.sub(_picture, text)
+
+
+def segments(
+    text: str, marks: list[tuple[int, int]] | tuple[tuple[int, int], ...]
+) -> list[tuple[str, bool]]:
+    """`text` cut at the `[start, end)` ranges of `marks` (sorted, apart), each piece made
+    `visible` and said to be marked or not; empty pieces are left out."""
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for start, end in marks:
+        start, end = max(start, at), min(end, len(text))
+        if start >= end:
+            continue
+        if start > at:
+            out.append((visible(text[at:start]), False))
+        out.append((visible(text[start:end]), True))
+        at = end
+    if at < len(text) or not out:
+        out.append((visible(text[at:]), False))
+    return out

@@ -53,24 +53,53 @@ def _css_class(token: _TokenType) -> str | None:
     return None
 
 
-def highlight_lines(lines: list[str], lexer: Lexer | None) -> list[str]:
+Ranges = tuple[tuple[int, int], ...]
+
+
+def marked(text: str, at: int, ranges: Ranges) -> str:
+    """`text`, which starts at column `at` of its line, escaped, with the parts that fall in
+    `ranges` (columns of the line) wrapped in ``<mark>``."""
+    if not ranges:
+        return html.escape(text, quote=True)
+    parts: list[str] = []
+    cursor = 0
+    for start, end in ranges:
+        start, end = max(start - at, cursor), min(end - at, len(text))
+        if start >= end:
+            continue
+        parts.append(html.escape(text[cursor:start], quote=True))
+        parts.append(f"<mark>{html.escape(text[start:end], quote=True)}</mark>")
+        cursor = end
+    parts.append(html.escape(text[cursor:], quote=True))
+    return "".join(parts)
+
+
+def highlight_lines(
+    lines: list[str], lexer: Lexer | None, marks: list[Ranges] | None = None
+) -> list[str]:
     """Return each line as escaped HTML, coloured with span classes when `lexer` is given.
 
     The lines are tokenised together so a string or comment spanning lines is coloured whole.
-    The result has exactly one entry per input line.
+    `marks` gives each line's changed ranges (columns), wrapped in ``<mark>`` inside the
+    colouring. The result has exactly one entry per input line.
     """
-    escaped = [html.escape(line, quote=True) for line in lines]
+    ranges: list[Ranges] = marks if marks is not None else [()] * len(lines)
+    escaped = [marked(line, 0, line_marks) for line, line_marks in zip(lines, ranges, strict=True)]
     if lexer is None or not lines or sum(map(len, lines)) > MAX_COLOURED_CHARS:
         return escaped
     out: list[str] = []
     current: list[str] = []
     run_class: str | None = None
     run: list[str] = []
+    column = 0  # where the run starts in its line
 
     def close_run() -> None:
+        nonlocal column
         if run:
-            text = html.escape("".join(run), quote=True)
+            joined = "".join(run)
+            text = marked(joined, column, ranges[len(out)] if len(out) < len(ranges) else ())
             current.append(f'<span class="{run_class}">{text}</span>' if run_class else text)
+            column += len(joined)
             run.clear()
 
     # Adjacent tokens of one class (the quotes and body of a string) share one span.
@@ -81,6 +110,7 @@ def highlight_lines(lines: list[str], lexer: Lexer | None) -> list[str]:
                 close_run()
                 out.append("".join(current))
                 current.clear()
+                column = 0
             if part:
                 if name != run_class:
                     close_run()

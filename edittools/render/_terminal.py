@@ -38,8 +38,9 @@ from edittools.render._hunks import (
     diagnostic_text,
     diagnostics_on_hunks,
     hunks_of,
+    marks_of,
 )
-from edittools.render._sanitize import visible
+from edittools.render._sanitize import segments, visible
 
 _ROLE_STYLE = {
     "header": "bold dim",
@@ -100,16 +101,35 @@ class DiffView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield diff_header(self.payload)
-        placed, loose = diagnostics_on_hunks(self.payload.diagnostics, hunks_of(self.payload))
+        hunks = hunks_of(self.payload)
+        placed, loose = diagnostics_on_hunks(self.payload.diagnostics, hunks)
         yield from (_diagnostic_line(d) for d in loose)
         placed.append([])  # so that "the hunk before the first" and any extra hunk have none
+        marks = [marks_of(h) for h in hunks]
         hunk = -1  # each hunk's diagnostics follow its last line
+        at = 0  # index of the line in its hunk
         for role, line in _unified_lines(self.payload):
             if role == "hunk":
                 yield from (_diagnostic_line(d) for d in placed[hunk])
                 hunk = min(hunk + 1, len(placed) - 1)
+                at = 0
+            elif 0 <= hunk < len(hunks):
+                ranges = marks[hunk].get(at)
+                same = at < len(hunks[hunk].lines) and hunks[hunk].lines[at] == line
+                at += 1
+                if ranges and same:
+                    yield _marked_line(line, ranges, _ROLE_STYLE[role])
+                    continue
             yield Text(visible(line), style=_ROLE_STYLE[role], no_wrap=False)
         yield from (_diagnostic_line(d) for d in placed[hunk])
+
+
+def _marked_line(line: str, ranges: list[tuple[int, int]], style: str) -> Text:
+    """A removed or added line with its changed words in reverse video."""
+    text = Text(line[:1], style=style, no_wrap=False)
+    for piece, marked in segments(line[1:], ranges):
+        text.append(piece, style=f"{style} reverse" if marked else style)
+    return text
 
 
 def _diagnostic_line(diagnostic: Diagnostic) -> Text:

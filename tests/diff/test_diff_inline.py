@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +26,7 @@ def _check(hunk: Hunk) -> None:
         by_line.setdefault(span.line, []).append((span.start, span.end))
     for ranges in by_line.values():
         assert ranges == sorted(ranges)
-        assert all(a[1] <= b[0] for a, b in zip(ranges, ranges[1:], strict=False))
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(ranges))
     paired = dict(pairs(hunk.lines))
     assert set(by_line) <= set(paired) | set(paired.values())
     for old, new in paired.items():

@@ -41,7 +41,7 @@ SAMPLE = [
 ALLOWED_TAGS = {
     "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "p", "span", "ol",
     "li", "a", "div", "button", "main", "article", "section", "table", "tr", "td", "pre",
-    "thead", "tbody", "th", "script",
+    "thead", "tbody", "th", "script", "mark", "details", "summary", "img", "figure",
 }  # fmt: skip
 ALLOWED_ATTRIBUTES = {
     "lang", "charset", "http-equiv", "content", "name", "class", "id", "href", "type",
