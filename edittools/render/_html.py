@@ -1,7 +1,9 @@
 """The static HTML report: one self-contained page with a card per tool result.
 
 Each change is a diff card (path, `+N -M`, granularity, operation, unified and side-by-side
-views, syntax colouring); errors and other kinds get simple cards. Every piece of input text is
+views, syntax colouring); an error card lays out its message (closest lines as code, the hint
+as text) with the raw detail folded away; an image card shows the image; other kinds get
+simple cards. Every piece of input text is
 made visible (`visible`) and then escaped; attribute values are chosen from fixed sets or built
 from counters, never taken from input.
 """
@@ -32,6 +34,7 @@ from edittools.artifacts import (
     ToolResult,
 )
 from edittools.diff import hunk_header
+from edittools.render._errors import error_body
 from edittools.render._hunks import (
     Row,
     diagnostic_text,
@@ -40,6 +43,7 @@ from edittools.render._hunks import (
     hunks_of,
     split_pairs,
 )
+from edittools.render._images import ImageLoader, figures
 from edittools.render._page import page
 from edittools.render._sanitize import visible
 from edittools.render._syntax import highlight_lines, lexer_for
@@ -59,6 +63,7 @@ class _Report:
     """Counts gathered while the cards are built, for the summary and the file list."""
 
     max_lines: int
+    load_image: ImageLoader | None = None
     cards: int = 0
     added: int = 0
     removed: int = 0
@@ -71,14 +76,20 @@ class _Report:
 
 
 def render_report(
-    events: Iterable[ToolResult | StreamEvent], *, title: str, max_lines: int = 5000
+    events: Iterable[ToolResult | StreamEvent],
+    *,
+    title: str,
+    max_lines: int = 5000,
+    load_image: ImageLoader | None = None,
 ) -> str:
     """Return a self-contained HTML page showing each result as a card, with a summary.
 
     The page loads nothing from anywhere; its Content-Security-Policy admits only its own style
-    sheet and script. Diffs longer than `max_lines` rows are cut with a note saying how much.
+    sheet and script, and images inlined as ``data:`` URIs. Diffs longer than `max_lines` rows
+    are cut with a note saying how much. `load_image` returns an image attachment's bytes by
+    its id (e.g. from the state's blob store); without it, attached images show their text.
     """
-    return report_page(events, title=title, max_lines=max_lines)[0]
+    return report_page(events, title=title, max_lines=max_lines, load_image=load_image)[0]
 
 
 @dataclass(frozen=True)
@@ -106,10 +117,14 @@ def _plural(count: int, noun: str) -> str:
 
 
 def report_page(
-    events: Iterable[ToolResult | StreamEvent], *, title: str, max_lines: int = 5000
+    events: Iterable[ToolResult | StreamEvent],
+    *,
+    title: str,
+    max_lines: int = 5000,
+    load_image: ImageLoader | None = None,
 ) -> tuple[str, ReportCounts]:
     """Like `render_report`, and the counts its summary shows."""
-    report = _Report(max_lines=max_lines)
+    report = _Report(max_lines=max_lines, load_image=load_image)
     cards = [_result_card(event, report) for event in events]
     counts = ReportCounts(
         files=len({path for _, path in report.paths}),
@@ -166,13 +181,15 @@ def _result_card(result: ToolResult | StreamEvent, report: _Report) -> str:
         return _changeset(payload, report, tool)
     heading = artifact.title or artifact.kind
     if isinstance(payload, ErrorPayload):
-        detail = "" if payload.detail is None else _pre(_json(payload.detail))
-        body = f'<p class="message">{_text(payload.message)}</p>{detail}'
+        body = error_body(payload.message, payload.detail)
         return _simple_card("error", f"error {payload.code}", tool, body)
     if isinstance(payload, CodePayload):
         return _simple_card("code", payload.filename or heading, tool, _code_table(payload))
     if isinstance(payload, ImagePayload):
-        return _simple_card("image", "image", tool, _pre(image_line(payload).plain))
+        shown = figures(payload, report.load_image)
+        return _simple_card(
+            "image", payload.path or heading, tool, shown + _pre(image_line(payload).plain)
+        )
     if isinstance(payload, TextPayload):
         return _simple_card(artifact.kind, heading, tool, _pre(payload.text))
     if isinstance(payload, JsonPayload):

@@ -1,8 +1,8 @@
 """The fixed parts of the HTML report: style sheet, script and the page shell with its CSP.
 
 The Content-Security-Policy allows nothing remote and admits exactly this style sheet and this
-script by their sha256 hashes, so markup smuggled into the page could neither run a script nor
-load anything. Everything here is constant; no input reaches these strings except through
+script by their sha256 hashes, and images only as ``data:`` URIs (image cards inline theirs),
+so markup smuggled into the page could neither run a script nor load anything. Everything here is constant; no input reaches these strings except through
 `page`, which receives already-escaped HTML.
 """
 
@@ -51,6 +51,13 @@ body[data-view] .toolbar { display: flex; }
 .card.error .card-head { color: var(--err); }
 .note { color: var(--muted); padding: .5rem .8rem; margin: 0; }
 .message { padding: .5rem .8rem; margin: 0; }
+figure.image { margin: 0; padding: .6rem .8rem 0; }
+figure.image img { max-width: 100%; height: auto; display: block; }
+.hint { padding: .3rem .8rem .5rem; margin: 0; font-style: italic; }
+pre.error-code { background: var(--card); border-block: 1px solid var(--line); }
+pre.error-code .add { background: var(--add); } pre.error-code .del { background: var(--del); }
+details.detail { padding: .3rem .8rem .5rem; } details.detail summary { color: var(--muted);
+  cursor: pointer; } details.detail pre.text { padding: .4rem 0 0; }
 pre.text { margin: 0; padding: .6rem .8rem; overflow-x: auto; white-space: pre-wrap;
   font: 12px/1.5 ui-monospace, monospace; tab-size: 4; overflow-wrap: anywhere; }
 table.lines { border-collapse: collapse; width: 100%; font: 12px/1.5 ui-monospace, monospace;
@@ -110,7 +117,7 @@ CSP = (
     "default-src 'none'; "
     f"style-src {_sha256(STYLE)}; "
     f"script-src {_sha256(SCRIPT)}; "
-    "img-src 'none'; font-src 'none'; connect-src 'none'; media-src 'none'; object-src 'none'; "
+    "img-src data:; font-src 'none'; connect-src 'none'; media-src 'none'; object-src 'none'; "
     "frame-src 'none'; worker-src 'none'; manifest-src 'none'; base-uri 'none'; form-action 'none'"
 )
 
