@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,6 +71,13 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="a JSON/JSONL file, or - for standard input")
     p.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write")
     p.add_argument("--title", default=None, help="the page title")
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        help="the sandbox directory whose stored images the page shows "
+        "(default: none; image cards then show their text alone)",
+    )
     p.set_defaults(run=cmd_report)
 
     p = sub.add_parser(
@@ -265,16 +273,35 @@ def cmd_preview(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Write a self-contained HTML page with one diff card per change.
 
-    example: edittools report .edittools/journal.jsonl -o report.html
+    With `--root`, images the tools read there are shown, loaded from the root's blob store.
+
+    example: edittools report .edittools/journal.jsonl -o report.html --root .
     """
     from edittools.render import report_page
 
     results = _load(args.file)
     title = args.title or f"edittools report: {args.file}"
-    html, counts = report_page(results, title=title)
+    load_image = None if args.root is None else _blob_loader(args.root)
+    html, counts = report_page(results, title=title, load_image=load_image)
     args.output.write_text(html, encoding="utf-8")
     print(f"Wrote {args.output}: {counts.sentence()}.")
     return 0
+
+
+def _blob_loader(root: Path) -> Callable[[str], bytes | None]:
+    """Bytes of a stored blob by its id, through the root's sandbox; None when it is not there."""
+    from edittools import Session
+    from sandbox import SandboxError
+
+    store = Session(root).sandbox.store
+
+    def load(blob_id: str) -> bytes | None:
+        try:
+            return store.get(blob_id)
+        except SandboxError:
+            return None
+
+    return load
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
