@@ -74,9 +74,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--root",
         type=Path,
-        default=None,
+        default=Path("."),
         help="the sandbox directory whose stored images the page shows "
-        "(default: none; image cards then show their text alone)",
+        "(default: the current directory)",
     )
     p.set_defaults(run=cmd_report)
 
@@ -273,7 +273,8 @@ def cmd_preview(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Write a self-contained HTML page with one diff card per change.
 
-    With `--root`, images the tools read there are shown, loaded from the root's blob store.
+    Images the tools read under `--root` are shown, loaded from that root's blob store; an image
+    it does not hold shows its text alone.
 
     example: edittools report .edittools/journal.jsonl -o report.html --root .
     """
@@ -281,7 +282,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     results = _load(args.file)
     title = args.title or f"edittools report: {args.file}"
-    load_image = None if args.root is None else _blob_loader(args.root)
+    load_image = _blob_loader(args.root)
     html, counts = report_page(results, title=title, load_image=load_image)
     args.output.write_text(html, encoding="utf-8")
     print(f"Wrote {args.output}: {counts.sentence()}.")
@@ -289,17 +290,24 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _blob_loader(root: Path) -> Callable[[str], bytes | None]:
-    """Bytes of a stored blob by its id, through the root's sandbox; None when it is not there."""
-    from edittools import Session
+    """Bytes of a stored blob by its id, through the root's sandbox; None when it is not there.
+
+    The sandbox is opened on the first image, so a report without images touches no state.
+    """
     from sandbox import SandboxError
 
-    store = Session(root).sandbox.store
+    stores: list[Any] = []
 
     def load(blob_id: str) -> bytes | None:
+        from edittools import Session
+
         try:
-            return store.get(blob_id)
-        except SandboxError:
+            if not stores:
+                stores.append(Session(root).sandbox.store)
+            data: bytes = stores[0].get(blob_id)
+        except (SandboxError, OSError):
             return None
+        return data
 
     return load
 
