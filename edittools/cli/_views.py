@@ -155,7 +155,9 @@ def _diff_dirs(args: argparse.Namespace) -> int:
     from edittools.diff import line_diff_dirs
     from edittools.render import wants_colour, write_line_diff
 
-    entries = line_diff_dirs(old, new, context=args.context, rename_threshold=threshold)
+    entries = line_diff_dirs(
+        old, new, context=args.context, rename_threshold=threshold, hunks=not args.numstat
+    )
     if args.numstat:
         sys.stdout.write("".join(_numstat(e.result, e.path, e.old_path) for e in entries))
         return 1 if entries else 0

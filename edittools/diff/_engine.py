@@ -9,7 +9,7 @@ only the lines around each difference and keeps to the budget.
 from __future__ import annotations
 
 from edittools.diff._changes import Change, to_changes
-from edittools.diff._exact import diff_keys
+from edittools.diff._exact import diff_keys, matched_lines
 from edittools.diff._fast import scan_changes
 from edittools.diff._lines import NL, split_keys
 from edittools.diff._mapped import comparable
@@ -55,6 +55,26 @@ def line_changes(
     if (ea - pa) + (eb - pb) <= SMALL_REGION:
         return region_changes(old, new, pa, ea, pb, eb, first, first), True
     return scan_changes(old, new, pa, ea, pb, eb, first, deadline)
+
+
+def line_counts(old: bytes, new: bytes, *, deadline: float | None = None) -> tuple[int, int, bool]:
+    """Added and removed lines of the diff `line_changes` finds, and whether it is minimal.
+
+    A small middle is counted from the length of the common subsequence alone, without building
+    change blocks; a large one goes through `line_changes`.
+    """
+    pa, ea, pb, eb = trim_common(old, new)
+    if pa == ea and pb == eb:
+        return 0, 0, True
+    if (ea - pa) + (eb - pb) <= SMALL_REGION:
+        a_keys = split_keys(old, pa, ea)
+        b_keys = split_keys(new, pb, eb)
+        matched = matched_lines(a_keys, b_keys)
+        return len(b_keys) - matched, len(a_keys) - matched, True
+    changes, minimal = scan_changes(old, new, pa, ea, pb, eb, 0, deadline)
+    added = sum(change.b1 - change.b0 for change in changes)
+    removed = sum(change.a1 - change.a0 for change in changes)
+    return added, removed, minimal
 
 
 def region_changes(

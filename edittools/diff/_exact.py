@@ -68,6 +68,27 @@ def diff_keys(a: list[bytes], b: list[bytes]) -> KeyDiff:
     return KeyDiff(_blocks_from_runs(runs, keep_a, keep_b, n, m), distance)
 
 
+def matched_lines(a: list[bytes], b: list[bytes]) -> int:
+    """How many lines a minimal diff of the two lists of keys keeps (the common subsequence).
+
+    The counts of a diff follow from it (``len(a) - matched`` removed, ``len(b) - matched``
+    added) without mapping the edit script back to blocks.
+    """
+    if not a or not b:
+        return 0
+    common = set(a).intersection(b)
+    if not common:
+        return 0
+    if len(common) > _MAX_IDS:
+        blocks = diff_keys(a, b).blocks
+        return len(a) - sum(a1 - a0 for a0, a1, _, _ in blocks)
+    chars = dict(zip(common, _id_chars(len(common)), strict=False))
+    sa = "".join(filter(None, map(chars.get, a)))
+    sb = "".join(filter(None, map(chars.get, b)))
+    ops = fast_diff_match_patch.diff(sa, sb, timelimit=0, checklines=False, cleanup="No")
+    return sum(length for op, length in ops if op == "=")
+
+
 def _runs(ops: list[tuple[str, int]]) -> list[Block]:
     """Equal runs ``(i0, i1, j0, j1)`` of the two strings from an edit script."""
     runs: list[Block] = []

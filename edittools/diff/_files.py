@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from edittools.artifacts import ChangesetPayload, DiffPayload
 
 PathArg = str | os.PathLike[str]
+_READ = 1 << 20
 
 
 def diff_files(
@@ -123,11 +124,13 @@ def line_diff_dirs(
     context: int = 3,
     rename_threshold: float | None = RENAME_THRESHOLD,
     budget: float | None = DEFAULT_BUDGET,
+    hunks: bool = True,
 ) -> list[TreeEntry]:
     """The files that differ between folders `old` and `new`, as plain data.
 
     Regular files are compared by content and symbolic links by their target (as git does);
-    other entries are left out. Names are relative to each folder, ``/``-separated.
+    other entries are left out. Names are relative to each folder, ``/``-separated. `hunks`
+    False counts lines without building hunks (as `tree_diff`).
     """
     old_root, new_root = Path(old), Path(new)
     return tree_diff(
@@ -138,6 +141,7 @@ def line_diff_dirs(
         rename_threshold=rename_threshold,
         context=context,
         budget=budget,
+        hunks=hunks,
     )
 
 
@@ -198,10 +202,14 @@ def _reader(root: Path) -> Callable[[str], bytes]:
                 return os.fsencode(os.readlink(base + name))
             raise
         try:
-            chunks = []
-            while chunk := os.read(fd, 1 << 20):
+            # A regular file reads short only at its end: most files take one call.
+            first = os.read(fd, _READ)
+            if len(first) < _READ:
+                return first
+            chunks = [first]
+            while chunk := os.read(fd, _READ):
                 chunks.append(chunk)
-            return b"".join(chunks) if len(chunks) != 1 else chunks[0]
+            return b"".join(chunks)
         finally:
             os.close(fd)
 

@@ -13,7 +13,7 @@ from typing import Literal, NamedTuple, cast
 
 from edittools.diff._changes import Change
 from edittools.diff._collector import collector_paused
-from edittools.diff._engine import line_changes
+from edittools.diff._engine import line_changes, line_counts
 from edittools.diff._heading import Headings
 from edittools.diff._hunks import PlainHunk, count_lines, plain_hunks
 from edittools.diff._lines import is_binary, valid_utf8
@@ -37,15 +37,19 @@ class LineDiff(NamedTuple):
     minimal: bool
     binary: bool
     identical: bool
-    """Binary sides with the same bytes (text sides say it by having no hunks)."""
+    """The two sides hold the same bytes (or, for text, the same lines)."""
+    line_counts: tuple[int, int] | None = None
+    """Added and removed lines, when the diff was asked for counts alone (no hunks built)."""
 
     @property
     def differ(self) -> bool:
         """Whether the contents differ (a rename of the same content does not)."""
-        return not self.identical if self.binary else bool(self.hunks)
+        return not self.identical
 
     def counts(self) -> tuple[int, int]:
         """Added and removed lines (0 and 0 for binary content)."""
+        if self.line_counts is not None:
+            return self.line_counts
         return count_lines(self.hunks)
 
     def unified(self, path: str, old_path: str | None = None) -> str:
@@ -84,13 +88,15 @@ def line_diff(
     context: int = 3,
     budget: float | None = DEFAULT_BUDGET,
     path: str | None = None,
+    hunks: bool = True,
 ) -> LineDiff:
     """Diff two byte texts or memory maps of any size (None for a missing side).
 
     `operation` defaults to what the missing sides say (create, delete or modify). `checked`
     says which sides may be binary: a NUL or invalid UTF-8 in old, or in the changed lines of
     new, makes the diff binary (no hunks). `budget` is as in `diff_texts`. `path` (its
-    extension) picks the rules of the hunks' function context (`heading`).
+    extension) picks the rules of the hunks' function context (`heading`). `hunks` False counts
+    the added and removed lines without building hunks (``--numstat``): `counts` gives them.
     """
     if operation is None:
         operation = operation_of(old is not None, new is not None, "", None)
@@ -105,13 +111,28 @@ def line_diff(
     if binary:
         return _binary(old_bytes, new_bytes, operation)
     deadline = None if budget is None else time.monotonic() + budget
+    if not hunks:
+        return _counted(old_bytes, new_bytes, operation, new_checked, deadline)
     with collector_paused():
         changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
         if old_checked and new_checked and _changed_binary(new_bytes, changes):
             return _binary(old_bytes, new_bytes, operation)
         heading = Headings(old_bytes, path).above if changes and old_bytes else None
-        hunks = plain_hunks(old_bytes, new_bytes, changes, context=context, heading=heading)
-    return LineDiff(operation, hunks, minimal, binary=False, identical=not changes)
+        built = plain_hunks(old_bytes, new_bytes, changes, context=context, heading=heading)
+    return LineDiff(operation, built, minimal, binary=False, identical=not changes)
+
+
+def _counted(
+    old: bytes, new: bytes, operation: Operation, new_checked: bool, deadline: float | None
+) -> LineDiff:
+    """The line counts alone. New is checked for binary content whole (a scan at memory
+    speed), which spares locating each change in it."""
+    if new_checked and is_binary(new):
+        return _binary(old, new, operation)
+    with collector_paused():
+        added, removed, minimal = line_counts(old, new, deadline=deadline)
+    identical = not added and not removed
+    return LineDiff(operation, [], minimal, False, identical, (added, removed))
 
 
 def _engine_data(side: bytes | mmap.mmap | None) -> bytes | None:

@@ -47,13 +47,14 @@ def tree_diff(
     rename_threshold: float | None = RENAME_THRESHOLD,
     context: int = 3,
     budget: float | None = DEFAULT_BUDGET,
+    hunks: bool = True,
 ) -> list[TreeEntry]:
     """Diff the files of two trees: `old` and `new` name their files (``/``-separated).
 
     Returns the files that differ, in name order: modified, added, deleted and renamed (a pair
     at least `rename_threshold` similar; None turns rename detection off). Binary files are
     reported, not diffed. Each file is read once, except rename candidates, read again for
-    their diff.
+    their diff. `hunks` False gives line counts alone (`LineDiff.counts`), as ``--numstat`` needs.
     """
     entries: list[TreeEntry] = []
     old_names, new_names = set(old), set(new)
@@ -61,7 +62,7 @@ def tree_diff(
         before, after = read_old(path), read_new(path)
         if before == after:
             continue
-        result = line_diff(before, after, context=context, budget=budget, path=path)
+        result = line_diff(before, after, context=context, budget=budget, path=path, hunks=hunks)
         if result.differ:
             entries.append(TreeEntry(path, path, result))
     deleted = sorted(old_names - new_names)
@@ -79,14 +80,17 @@ def tree_diff(
             context=context,
             budget=budget,
             path=source,
+            hunks=hunks,
         )
         entries.append(TreeEntry(target, source, result, score))
     for path in deleted:
         if path not in paired_old:
-            entries.append(TreeEntry(path, path, line_diff(read_old(path), None, context=context)))
+            result = line_diff(read_old(path), None, context=context, hunks=hunks)
+            entries.append(TreeEntry(path, path, result))
     for path in added:
         if path not in paired_new:
-            entries.append(TreeEntry(path, None, line_diff(None, read_new(path), context=context)))
+            result = line_diff(None, read_new(path), context=context, hunks=hunks)
+            entries.append(TreeEntry(path, None, result))
     entries.sort(key=lambda entry: entry.path)
     return entries
 

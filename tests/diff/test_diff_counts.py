@@ -1,0 +1,42 @@
+"""Counting lines without hunks (``--numstat``) gives the counts the hunks give."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from diff_corpus import Case, corpus, large_corpus
+
+from edittools.diff import line_diff, line_diff_dirs
+
+CASES = [*corpus(), *large_corpus()[:3], Case("binary-new", b"a\n", b"a\0\n")]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_counts_without_hunks_equal_the_counts_of_the_hunks(case: Case) -> None:
+    full = line_diff(case.old, case.new)
+    counted = line_diff(case.old, case.new, hunks=False)
+    assert counted.hunks == []
+    assert counted.counts() == full.counts(), case.name
+    assert (counted.differ, counted.binary, counted.operation) == (
+        full.differ,
+        full.binary,
+        full.operation,
+    )
+    if full.minimal:
+        assert counted.minimal
+
+
+def test_tree_counts_without_hunks_match_the_hunks(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    for index, case in enumerate(CASES[:40]):
+        for root, data in ((old, case.old), (new, case.new)):
+            if data is not None:
+                (root / f"d{index % 3}").mkdir(parents=True, exist_ok=True)
+                (root / f"d{index % 3}" / f"f{index}.txt").write_bytes(data)
+    full = line_diff_dirs(old, new)
+    counted = line_diff_dirs(old, new, hunks=False)
+    assert [(e.path, e.old_path, e.result.counts()) for e in counted] == [
+        (e.path, e.old_path, e.result.counts()) for e in full
+    ]
+    assert len(full) > 20
