@@ -124,3 +124,33 @@ def test_toolbar_buttons_switch_between_views(tmp_path: Path) -> None:
         ],
     )
     assert values == ["unified", "split", 3, True, True, "unified", True]
+
+
+def test_images_load_under_the_policy_and_word_marks_and_details_render(tmp_path: Path) -> None:
+    import base64
+
+    from test_render_cards import _image, _png
+
+    from edittools.diff import diff_texts
+
+    png = _png(3, 2)
+    results = [
+        _image(b64=base64.b64encode(png).decode()),
+        diff_result(diff_texts("a = count\n", "a = amount\n", path="a.py")),
+        error_result("no_match", "Nothing.\nHint: retry."),
+    ]
+    page = write(tmp_path, render_report(results, title="t"))
+    values = evaluate_after_load(
+        page,
+        tmp_path / "profile",
+        [
+            "document.querySelector('figure.image img').complete",
+            "document.querySelector('figure.image img').naturalWidth",
+            "getComputedStyle(document.querySelector('tr.add mark')).backgroundColor"
+            " !== getComputedStyle(document.querySelector('tr.add')).backgroundColor",
+            "document.querySelectorAll('table.unified mark').length",
+        ],
+    )
+    assert values == [True, 3, True, 2]
+    loaded = load(page, tmp_path / "profile2")
+    assert loaded.console == []
