@@ -292,24 +292,22 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _blob_loader(root: Path) -> Callable[[str], bytes | None]:
-    """Bytes of a stored blob by its id, through the root's sandbox; None when it is not there.
+    """Bytes of a stored blob by its id (`Session.blob`); None when the root does not hold it.
 
-    The sandbox is opened on the first image, so a report without images touches no state.
+    The session is opened on the first image, so a report without images touches no state.
     """
+    from edittools import Session, ToolError
     from sandbox import SandboxError
 
-    stores: list[Any] = []
+    sessions: list[Session] = []
 
     def load(blob_id: str) -> bytes | None:
-        from edittools import Session
-
         try:
-            if not stores:
-                stores.append(Session(root).sandbox.store)
-            data: bytes = stores[0].get(blob_id)
-        except (SandboxError, OSError):
+            if not sessions:
+                sessions.append(Session(root))
+            return sessions[0].blob(blob_id)
+        except (ToolError, SandboxError, OSError):  # no such root, or no such blob in it
             return None
-        return data
 
     return load
 

@@ -41,3 +41,15 @@ def test_report_with_root_inlines_the_image_read_there(tmp_path: Path, capsys) -
     other.mkdir()
     assert main(["report", str(journal), "-o", str(bare), "--root", str(other)]) == 0
     assert "<img" not in bare.read_text() and "image/png 1x1" in bare.read_text()
+
+
+def test_report_with_a_root_that_does_not_exist_shows_the_envelope(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "dot.png").write_bytes(_png())
+    journal = tmp_path / "results.json"
+    journal.write_text(Session(root).read("dot.png").model_dump_json())
+    page = tmp_path / "page.html"
+    missing = tmp_path / "missing"
+    assert main(["report", str(journal), "-o", str(page), "--root", str(missing)]) == 0
+    assert "<img" not in page.read_text() and "image/png 1x1" in page.read_text()
