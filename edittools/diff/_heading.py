@@ -17,6 +17,7 @@ T = TypeVar("T", str, bytes)
 
 REACH = 100_000
 """Most characters (bytes for byte texts) above a hunk searched for its heading."""
+_STEPS = (1024, 16384, REACH)
 MAX_HEADING = 80
 """Most bytes of a heading, as git keeps."""
 
@@ -122,16 +123,23 @@ class Headings(Generic[T]):
             self._heading = None
         elif floor > self._searched:
             self._heading = None  # the previous find lies beyond the reach
-        window = self._data[floor:offset]
-        if floor and floor != self._searched:
-            # Start at a whole line: drop the part of a line cut by the reach.
-            cut = window.find(b"\n" if isinstance(window, bytes) else "\n")
-            window = window[cut + 1 :] if cut >= 0 else window[:0]
+        whole = floor in (0, self._searched)  # the floor is a line start
         self._searched = offset
-        # The pattern was compiled for the text's own type (str or bytes).
-        found = self._pattern.match(window)  # type: ignore[call-overload]
-        if found is not None:
-            self._heading = _clean(found.group(1))
+        # Headings are usually near: small windows first, so the usual search reads a few lines.
+        for size in _STEPS:
+            start = max(floor, offset - size)
+            window = self._data[start:offset]
+            if start != floor or not whole:
+                # Start at a whole line: drop the part of a line the window cut.
+                cut = window.find(b"\n" if isinstance(window, bytes) else "\n")
+                window = window[cut + 1 :] if cut >= 0 else window[:0]
+            # The pattern was compiled for the text's own type (str or bytes).
+            found = self._pattern.match(window)  # type: ignore[call-overload]
+            if found is not None:
+                self._heading = _clean(found.group(1))
+                break
+            if start == floor:
+                break
         return self._heading
 
 
