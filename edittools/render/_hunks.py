@@ -76,6 +76,7 @@ def hunks_of(payload: DiffPayload) -> list[Hunk]:
         return list(payload.hunks)
     hunks: list[Hunk] = []
     starts: tuple[int, int, int, int] | None = None
+    heading: str | None = None
     body: list[str] = []
 
     def close() -> None:
@@ -87,6 +88,7 @@ def hunks_of(payload: DiffPayload) -> list[Hunk]:
                     new_start=starts[2],
                     new_lines=starts[3],
                     lines=list(body),
+                    heading=heading,
                 )
             )
 
@@ -101,6 +103,7 @@ def hunks_of(payload: DiffPayload) -> list[Hunk]:
                 int(m.group(3)),
                 int(m.group(4) or "1"),
             )
+            heading = line[m.end() :].removeprefix(" ") or None
             body = []
         elif role in ("context", "add", "remove", "note") and starts is not None:
             body.append(line)

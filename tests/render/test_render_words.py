@@ -106,8 +106,9 @@ def test_terminal_views_show_changed_words_in_reverse_video() -> None:
 
 
 def test_a_payload_without_hunks_gets_its_highlights_from_its_unified_text() -> None:
-    unified = "@@ -1 +1 @@\n-a = count\n+a = amount\n"
+    unified = "@@ -1 +1 @@ def f():\n-a = count\n+a = amount\n"
     payload = DiffPayload(path="a", unified=unified, stats=DiffStats(added=1, removed=1))
     assert "\x1b[7;32mamount\x1b[0m" in _rich(payload)
     page = render_report([diff_result(payload)], title="t")
     assert [text for _, text in _marks(page, "unified")] == ["count", "amount"]
+    assert "@@ -1 +1 @@ def f():" in page  # the heading read back from the text
