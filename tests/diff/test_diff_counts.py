@@ -40,3 +40,20 @@ def test_tree_counts_without_hunks_match_the_hunks(tmp_path: Path) -> None:
         (e.path, e.old_path, e.result.counts()) for e in full
     ]
     assert len(full) > 20
+
+
+def test_tree_reads_files_by_folder_and_links_by_their_target(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    for root, target, text in ((old, "a.txt", "one\n"), (new, "gone.txt", "two\n")):
+        (root / "x" / "y").mkdir(parents=True)
+        (root / "x" / "y" / "f.txt").write_text(text)
+        (root / "top.txt").write_text(text)
+        (root / "x" / "link").symlink_to(target)  # dangling in new: its target is its content
+    entries = {e.path: e.result for e in line_diff_dirs(old, new)}
+    assert sorted(entries) == ["top.txt", "x/link", "x/y/f.txt"]
+    assert (
+        entries["x/link"]
+        .unified("x/link")
+        .endswith("-a.txt\n\\ No newline at end of file\n+gone.txt\n\\ No newline at end of file\n")
+    )
+    assert entries["x/y/f.txt"].counts() == (1, 1)
