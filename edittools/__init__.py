@@ -13,12 +13,13 @@ import typing as _typing
 if _typing.TYPE_CHECKING:
     from edittools._errors import ToolError
     from edittools._external import ExternalWatcher
-    from edittools._options import SYNTAX_POLICIES, SessionOptions
+    from edittools._options import STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
     from edittools._session import Session
     from edittools.artifacts import StreamEvent, ToolResult, artifact_of, value_of
     from edittools.dialects import adapt
 
 __all__ = [
+    "STATE_DIR_HELP",
     "SYNTAX_POLICIES",
     "ExternalWatcher",
     "Session",
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 _HOMES = {
+    "STATE_DIR_HELP": "edittools._options",
     "SYNTAX_POLICIES": "edittools._options",
     "ExternalWatcher": "edittools._external",
     "Session": "edittools._session",

@@ -33,6 +33,8 @@ ToolError
  ├─ nothing_to_undo    this session has no earlier version of the file
  ├─ unknown_ref        a blob id (`old_ref`, `new_ref`, an attachment) names no stored content
  ├─ permission         the operating system refused access
+ ├─ state_unavailable  the state folder (outside the root) cannot be created; choose another
+ ├─ state_corrupt      the state folder holds a damaged database or blob, a link or a special file
  ├─ io_error           any other operating-system failure (and a journal that cannot be written)
  └─ internal_error     a failure the tools did not foresee (a bug, not bad input)
 ```
@@ -74,6 +76,8 @@ CODES: frozenset[str] = frozenset(
         "protected",
         "stale_read",
         "syntax_error",
+        "state_corrupt",
+        "state_unavailable",
         "too_large",
         "undecodable",
         "unencodable",
@@ -101,10 +105,13 @@ SANDBOX_CODES: Mapping[str, str] = {
     "unencodable": "unencodable",
     "io_error": "io_error",
     "blob_missing": "io_error",
-    "blob_corrupt": "io_error",
+    "blob_corrupt": "state_corrupt",
+    "state_unavailable": "state_unavailable",
+    "state_corrupt": "state_corrupt",
 }
 """The tool code each sandbox code reads as (a lost compare-and-swap is a stale read, a
-malformed or looping path is a bad argument, a damaged blob store is an I/O failure)."""
+malformed or looping path is a bad argument, a missing blob is an I/O failure, a damaged one is
+damaged state)."""
 
 
 class ToolError(Exception):

@@ -159,8 +159,7 @@ class ExternalWatcher:
 
     def _seen(self, path: str) -> Baseline | None:
         assert self.workspace is not None
-        record = self.workspace.seen(path)
-        return None if record is None else Baseline(record.sha256, record.blob_id)
+        return self.workspace.seen(path)
 
     def _own(self, change: FileChange) -> bool:
         """Whether the session itself left the file this way (its write, edit, patch or undo).

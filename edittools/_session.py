@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,9 +18,10 @@ from sandbox import Sandbox
 class Session:
     """Safe file tools over one sandbox directory; every call returns a `ToolResult`.
 
-    `Session(root)` opens a sandbox on `root` (with `deny` patterns); `Session(sandbox=sb)` uses an
-    existing one. Options (see `SessionOptions`) may be given whole or as keywords, e.g.
-    `Session(root, require_read=False)`. Writes under `.git/` are refused unless
+    `Session(root)` opens a sandbox on `root` (with `deny` patterns, and its state in `state_dir`,
+    else `$EDITTOOLS_STATE_DIR`, else the user's state directory — never inside the root);
+    `Session(sandbox=sb)` uses an existing one. Options (see `SessionOptions`) may be given whole or
+    as keywords, e.g. `Session(root, require_read=False)`. Writes under `.git/` are refused unless
     `allow_git_writes=True` (with `sandbox=`, the sandbox must have been opened with it too).
     """
 
@@ -30,6 +31,7 @@ class Session:
         *,
         sandbox: Sandbox | None = None,
         deny: Iterable[str] = (),
+        state_dir: str | os.PathLike[str] | None = None,
         options: SessionOptions | None = None,
         **option_overrides: Any,
     ) -> None:
@@ -42,9 +44,12 @@ class Session:
             sandbox = Sandbox(
                 root,
                 deny=deny,
+                state_dir=state_dir,
                 max_read_bytes=options.max_file_bytes,
                 allow_git_writes=options.allow_git_writes,
             )
+        elif state_dir is not None:
+            raise ValueError("state_dir belongs to the sandbox: give it to Sandbox(...)")
         elif options.allow_git_writes and not sandbox.allow_git_writes:
             raise ValueError(
                 "allow_git_writes=True needs a sandbox opened with allow_git_writes=True"
@@ -144,7 +149,11 @@ class Session:
         return ExternalWatcher(self.sandbox, workspace=self.workspace, **options).start()
 
     def journal(self) -> list[StreamEvent]:
-        """Every result journaled in this sandbox's state folder, oldest first."""
+        """Every result journaled for this root, oldest first (see `iter_journal` for big ones)."""
+        return list(self.workspace.journal_events())
+
+    def iter_journal(self) -> Iterator[StreamEvent]:
+        """The journaled results one by one, oldest first, in flat memory."""
         return self.workspace.journal_events()
 
     def close(self) -> None:

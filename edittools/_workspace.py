@@ -1,47 +1,74 @@
 """What the tools share: the sandbox, what was read when, the undo history and the journal.
 
-The workspace holds state and knows no tools. Read records and the undo history live in memory; the
-history and the journal are also appended to JSONL files in the sandbox's state folder, so a later
-session can preview, replay and undo what an earlier one did.
+The workspace holds state and knows no tools. All of it lives in the sandbox's state index (one
+SQLite database outside the root, see `sandbox.StateIndex`), so a read in one process counts for an
+edit in the next as long as the file's content is unchanged, and a later session can review and
+undo what an earlier one did. Rows hold blob ids, hashes and stats, never whole file contents.
+
+A change is committed with `commit`: the files are written all or nothing through the sandbox's
+write-ahead intent, and the undo history and read records go into the same transaction, so no
+change on disk is unknown to `undo` — not even after a crash.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from edittools._errors import ToolError
+from edittools._journal import JOURNAL_SCHEMA, append_event, read_events
 from edittools._options import SessionOptions
-from edittools.artifacts import StreamEvent
-from sandbox import Sandbox, SandboxError, Version
+from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
+from sandbox import ABSENT, Baseline, FileWrite, Sandbox, SandboxError, Version
 
-JOURNAL_FILE = "journal.jsonl"
-HISTORY_FILE = "history.jsonl"
 _REF = re.compile(r"[0-9a-f]{64}")
 """What a blob id looks like; anything else is refused before the store sees it."""
 
-
-@dataclass(frozen=True)
-class ReadRecord:
-    """The content of a file when this session last saw it (read it, or wrote it)."""
-
-    sha256: str
-    blob_id: str | None
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS reads (
+    path TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    blob TEXT                     -- blob id of the content, when under the size cap
+);
+CREATE TABLE IF NOT EXISTS changes (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    before_blob TEXT,             -- NULL: the change created the file
+    after_sha256 TEXT,            -- NULL: the change deleted the file
+    intent INTEGER NOT NULL REFERENCES intents(id) ON DELETE CASCADE,
+    undone_by INTEGER REFERENCES intents(id) ON DELETE SET NULL
+);
+CREATE INDEX IF NOT EXISTS changes_by_path ON changes(path, id);
+CREATE INDEX IF NOT EXISTS changes_by_intent ON changes(intent);
+CREATE INDEX IF NOT EXISTS changes_by_undo ON changes(undone_by);
+"""
 
 
 @dataclass(frozen=True)
 class Change:
-    """One change this session made to a file: the bytes before (by blob id; None = did not exist)
-    and the content hash after (None = deleted)."""
+    """One recorded change of a file: the bytes before (by blob id; None = did not exist) and the
+    content hash after (None = deleted)."""
 
+    id: int
     path: str
     before_blob: str | None
     after_sha256: str | None
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One file of a change to commit: `after` None deletes; `before` None creates."""
+
+    path: str
+    before: bytes | None
+    before_version: Version | None
+    after: bytes | None
 
 
 class Workspace:
@@ -50,18 +77,23 @@ class Workspace:
     def __init__(self, sandbox: Sandbox, options: SessionOptions) -> None:
         self.sandbox = sandbox
         self.options = options
-        self._reads: dict[str, ReadRecord] = {}
+        self._index = sandbox.index
+        self._index.ensure(_SCHEMA + JOURNAL_SCHEMA)
         # The ids of the last contents kept, by object identity: one call stores a content once
         # (undo history, read record, the artifact's ref) and hashes it once. Holding the bytes
         # keeps their identities from being reused; bytes are immutable, so an id stays right.
         self._kept: dict[int, tuple[bytes, str]] = {}
-        self._history: dict[str, list[Change]] = {}
         self._event_counter = 0
         # Several sessions (in one process or many) append to one journal: ids must not collide.
         self._session_token = secrets.token_hex(4)
         self.dry_run = False
         """While true, tools compute their changes and diffs but write nothing."""
-        self._load_history()
+        self._report_recoveries()
+
+    @property
+    def state_path(self) -> Path:
+        """Where this root's state lives (outside the root)."""
+        return self.sandbox.state_path
 
     # --- reads ----------------------------------------------------------------------------
 
@@ -78,30 +110,25 @@ class Workspace:
         self._kept[id(data)] = (data, blob_id)
         return blob_id
 
-    def note_seen(self, path: str, data: bytes, version: Version) -> ReadRecord:
-        """Remember that the session knows `path` as `data` (after a read, write or edit)."""
-        blob_id = self.keep(data)
-        record = ReadRecord(sha256=version.sha256, blob_id=blob_id)
-        self._reads[path] = record
+    def note_seen(self, path: str, data: bytes, version: Version) -> Baseline:
+        """Remember that `path` is known as `data` (after a read, write or edit)."""
+        record = Baseline(version.sha256, self._blob_of(data))
+        with self._index.transaction(durable=False) as db:
+            _put_read(db, path, record)
         return record
 
     def forget(self, path: str) -> None:
-        """Drop what the session knew of `path` (after a delete)."""
-        self._reads.pop(path, None)
+        """Drop what was known of `path` (after a delete)."""
+        with self._index.transaction(durable=False) as db:
+            db.execute("DELETE FROM reads WHERE path = ?", (path,))
 
-    def remember(self, path: str, record: ReadRecord | None) -> None:
-        """Put back an earlier read record (None forgets), e.g. when a change is rolled back."""
-        if record is None:
-            self._reads.pop(path, None)
-        else:
-            self._reads[path] = record
-
-    def seen(self, path: str) -> ReadRecord | None:
+    def seen(self, path: str) -> Baseline | None:
         """The record of the last read or write of `path`, if any."""
-        return self._reads.get(path)
+        rows = self._index.rows("SELECT sha256, blob FROM reads WHERE path = ?", (path,))
+        return Baseline(rows[0][0], rows[0][1]) if rows else None
 
-    def seen_bytes(self, record: ReadRecord) -> bytes | None:
-        """The content a read record refers to, when it was kept."""
+    def seen_bytes(self, record: Baseline) -> bytes | None:
+        """The content a read record refers to, when it was kept (checked against its id)."""
         if record.blob_id is None or not self.sandbox.store.has(record.blob_id):
             return None
         return self.sandbox.store.get(record.blob_id)
@@ -128,38 +155,53 @@ class Workspace:
             )
         return data
 
-    # --- undo history ---------------------------------------------------------------------
+    # --- changes and undo history ---------------------------------------------------------
 
-    def record_change(self, path: str, before: bytes | None, after: Version | None) -> Change:
-        """Push a change of `path` onto its undo stack, keeping the old bytes in the blob store."""
-        before_blob = None
-        if before is not None:
-            before_blob = self.keep(before) or self.sandbox.store.put(before)
-        change = Change(path, before_blob, None if after is None else after.sha256)
-        self._history.setdefault(path, []).append(change)
-        self._append(HISTORY_FILE, {"op": "change", **change.__dict__})
-        return change
+    def commit(
+        self, planned: Sequence[Planned], *, undoes: Change | None = None
+    ) -> list[Version | None]:
+        """Write every planned file or none, recording the undo history in the same transaction.
+
+        With `undoes`, the commit restores that change: it is marked undone instead of a new
+        change being pushed. Returns the new versions (None for a deleted file).
+        """
+        writes = []
+        reads: list[tuple[str, Baseline | None]] = []
+        for p in planned:
+            expect = p.before_version if p.before_version is not None else ABSENT
+            writes.append(FileWrite(p.path, p.after, expect))
+            if p.after is None:
+                reads.append((p.path, None))
+            else:
+                reads.append((p.path, Baseline(_sha(p.after), self._blob_of(p.after))))
+
+        def record(db: sqlite3.Connection, intent: int) -> None:
+            for p, (path, seen) in zip(planned, reads, strict=True):
+                if undoes is None:
+                    before = None if p.before_version is None else p.before_version.sha256
+                    after = None if seen is None else seen.sha256
+                    db.execute(
+                        "INSERT INTO changes (path, before_blob, after_sha256, intent) "
+                        "VALUES (?, ?, ?, ?)",
+                        (path, before, after, intent),
+                    )
+                if seen is None:
+                    db.execute("DELETE FROM reads WHERE path = ?", (path,))
+                else:
+                    _put_read(db, path, seen)
+            if undoes is not None:
+                db.execute("UPDATE changes SET undone_by = ? WHERE id = ?", (intent, undoes.id))
+
+        return self.sandbox.commit_files(writes, record=record)
 
     def last_change(self, path: str) -> Change | None:
         """The most recent change of `path` not yet undone."""
-        stack = self._history.get(path)
-        return stack[-1] if stack else None
-
-    def pop_change(self, path: str) -> None:
-        """Mark the most recent change of `path` as undone."""
-        self._history[path].pop()
-        self._append(HISTORY_FILE, {"op": "undo", "path": path})
-
-    def _load_history(self) -> None:
-        for entry in self._read_jsonl(HISTORY_FILE):
-            path = entry.get("path")
-            if not isinstance(path, str):
-                continue
-            if entry.get("op") == "change":
-                change = Change(path, entry.get("before_blob"), entry.get("after_sha256"))
-                self._history.setdefault(path, []).append(change)
-            elif entry.get("op") == "undo" and self._history.get(path):
-                self._history[path].pop()
+        rows = self._index.rows(
+            "SELECT id, before_blob, after_sha256 FROM changes "
+            "WHERE path = ? AND undone_by IS NULL ORDER BY id DESC LIMIT 1",
+            (path,),
+        )
+        return Change(rows[0][0], path, rows[0][1], rows[0][2]) if rows else None
 
     # --- journal --------------------------------------------------------------------------
 
@@ -169,37 +211,58 @@ class Workspace:
         return f"{name}-{self._session_token}-{self._event_counter}"
 
     def journal(self, event: StreamEvent) -> None:
-        """Append a tool result to the session journal as a stream event."""
+        """Append a tool result to the journal as a stream event."""
         if self.options.journal:
-            self._append(JOURNAL_FILE, event.model_dump(mode="json", by_alias=True))
+            append_event(self._index, self.sandbox.store, event)
 
-    def journal_events(self) -> list[StreamEvent]:
-        """Every stream event journaled in this sandbox, oldest first; unreadable lines skipped."""
-        events = []
-        for entry in self._read_jsonl(JOURNAL_FILE):
-            try:
-                events.append(StreamEvent.model_validate(entry))
-            except ValueError:
-                continue
-        return events
+    def journal_events(self) -> Iterator[StreamEvent]:
+        """Every stream event journaled for this root, oldest first, read a page at a time."""
+        return read_events(self._index, self.sandbox.store)
 
-    @property
-    def journal_path(self) -> Path:
-        """Where the journal lives."""
-        return self.sandbox.log_path(JOURNAL_FILE)
+    def _report_recoveries(self) -> None:
+        """Journal each settled crash recovery once (whichever process opens the root first)."""
+        for rid, outcome, paths_json in self._index.rows(
+            "SELECT id, outcome, paths FROM recoveries WHERE reported = 0 ORDER BY id"
+        ):
+            with self._index.transaction() as db:
+                if db.execute("UPDATE recoveries SET reported = 1 WHERE id = ? AND reported = 0",
+                              (rid,)).rowcount == 0:  # fmt: skip
+                    continue
+            paths = json.loads(paths_json)
+            text = _RECOVERY_TEXT.get(outcome, _RECOVERY_TEXT["partial"]).format(
+                n=len(paths), paths=", ".join(paths)
+            )
+            self.journal(
+                StreamEvent(
+                    id=self.next_event_id("recover"),
+                    name="recover",
+                    value=text,
+                    is_error=outcome != "completed",
+                    artifact=TextArtifact(title="recovered change", payload=TextPayload(text=text)),
+                )
+            )
 
-    # --- state files ----------------------------------------------------------------------
+    def _blob_of(self, data: bytes) -> str | None:
+        return self.keep(data)
 
-    def _append(self, name: str, entry: dict[str, Any]) -> None:
-        line = json.dumps(entry, ensure_ascii=False) + "\n"
-        self.sandbox.append_log(name, line.encode("utf-8", "surrogateescape"))
 
-    def _read_jsonl(self, name: str) -> Iterator[dict[str, Any]]:
-        text = self.sandbox.read_log(name).decode("utf-8", "replace")
-        for line in text.splitlines():
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(entry, dict):
-                yield entry
+_RECOVERY_TEXT = {
+    "completed": "A change of {n} file(s) interrupted by a crash was completed: {paths}.",
+    "rolled_back": "A change of {n} file(s) interrupted by a crash was rolled back: {paths}.",
+    "partial": (
+        "A change of {n} file(s) interrupted by a crash could not be settled fully (a file was "
+        "changed meanwhile); check {paths}."
+    ),
+}
+
+
+def _put_read(db: sqlite3.Connection, path: str, record: Baseline) -> None:
+    db.execute(
+        "INSERT INTO reads (path, sha256, blob) VALUES (?, ?, ?) "
+        "ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, blob = excluded.blob",
+        (path, record.sha256, record.blob_id),
+    )
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

@@ -3,6 +3,8 @@ and a watcher for changes made outside."""
 
 from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, FileReader, Version
+from ._index import StateIndex
+from ._intents import FileWrite
 from ._listing import DirEntry, DirListing
 from ._sandbox import Sandbox
 from ._store import BlobStore
@@ -18,8 +20,10 @@ __all__ = [
     "DirListing",
     "FileChange",
     "FileReader",
+    "FileWrite",
     "Sandbox",
     "SandboxError",
+    "StateIndex",
     "TextDocument",
     "Version",
     "Watcher",

@@ -6,7 +6,7 @@ are never renamed or reused; new ones may be added.
 ```
 SandboxError
  ├─ outside_root    the path, or a symlink on the way, leads outside the root (never clamped)
- ├─ denied          a deny pattern or the state folder covers the resolved path
+ ├─ denied          a deny pattern (or the old in-root `.edittools/` folder) covers the path
  ├─ protected       a write under `.git/` (refused by default; the caller may lift the rule)
  ├─ permission      the operating system refused access (file mode, ownership, read-only mount)
  ├─ not_found       the file, or a directory on the way, does not exist
@@ -24,7 +24,10 @@ SandboxError
  ├─ unencodable     the new text cannot be written in the document's encoding
  ├─ io_error        any other operating-system failure (disk full, I/O error, ...)
  ├─ blob_missing    the blob store has no blob with that id
- └─ blob_corrupt    a stored blob no longer matches its id
+ ├─ blob_corrupt    a stored blob no longer matches its id
+ ├─ state_unavailable the state folder (outside the root) cannot be created or opened
+ └─ state_corrupt   the state folder holds something unusable (a damaged database, a link, a
+                    special file): it is not read and nothing is written
 ```
 
 Foreign exceptions (`OSError`, `UnicodeError`) are translated at the boundary with `raise ... from
@@ -59,6 +62,8 @@ CODES: frozenset[str] = frozenset(
         "io_error",
         "blob_missing",
         "blob_corrupt",
+        "state_unavailable",
+        "state_corrupt",
     }
 )
 

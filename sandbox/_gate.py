@@ -1,8 +1,8 @@
 """The gate every `Sandbox` path passes: resolution beneath the root, then the deny checks.
 
 A `PathGate` resolves a user path with the `PathResolver` and refuses it when a deny pattern or the
-state folder covers any entry met on the way (the path itself and each symlink hop). A missing
-folder inside a denied area is reported as denied, not as not_found, and folders that
+in-root `.edittools/` folder covers any entry met on the way (the path itself and each symlink
+hop). A missing folder inside a denied area is reported as denied, not as not_found, and folders that
 `make_parents` would create are refused when a pattern covers them.
 
 Writes meet one more rule unless it was lifted: nothing under a `.git` folder (any depth, so
@@ -28,7 +28,6 @@ __all__ = [
     "PathArg",
     "PathGate",
     "check_root",
-    "check_state_dir",
     "in_git",
     "raced",
     "require_file",
@@ -48,10 +47,10 @@ def in_git(rel: str) -> bool:
 
 
 class PathGate:
-    """Resolves paths beneath the root and refuses those a deny pattern or the state folder covers.
+    """Resolves paths beneath the root and refuses those a deny pattern or `.edittools/` covers.
 
-    `state_name` is the state folder's checked relative path (see `check_state_dir`); `deny` takes
-    gitignore-style patterns matched on the resolved relative path.
+    `state_name` is a folder name always refused (`.edittools`, where state was once kept in the
+    root); `deny` takes gitignore-style patterns matched on the resolved relative path.
     """
 
     def __init__(
@@ -70,7 +69,7 @@ class PathGate:
         self._root_in_git = in_git("/".join(paths.root_parts))
 
     def is_denied(self, relpath: str) -> bool:
-        """Whether a resolved relative path matches a deny pattern or lies in the state folder."""
+        """Whether a resolved relative path matches a deny pattern or lies in `.edittools/`."""
         # A trailing "/" is kept: it asks whether the folder itself is denied ("secret/").
         rel = relpath.lstrip("/")
         if rel in ("", ".", "/", "./"):
@@ -188,18 +187,6 @@ def check_root(root: PathArg) -> str:
     return text
 
 
-def check_state_dir(state_dir: str) -> str:
-    """The state folder's normalised relative path; invalid_path unless it stays inside the root."""
-    parts = [p for p in state_dir.split("/") if p not in ("", ".")]
-    if not parts or ".." in parts or state_dir.startswith("/") or "\0" in state_dir:
-        raise SandboxError(
-            "invalid_path",
-            f"state_dir {state_dir!r} must be a relative path inside the root without '..'.",
-            path=state_dir,
-        )
-    return "/".join(parts)
-
-
 def require_file(r: Resolved, path: PathArg) -> None:
     """Refuse the root itself where a file path is needed (is_directory)."""
     if r.name is None:
@@ -220,7 +207,7 @@ def raced(path: PathArg) -> SandboxError:
 def _denied(rel: str) -> SandboxError:
     return SandboxError(
         "denied",
-        f"{rel!r} is protected (a deny pattern or the state folder covers it); the tools may not "
+        f"{rel!r} is protected (a deny pattern covers it); the tools may not "
         "touch it. Choose another path.",
         path=rel,
     )

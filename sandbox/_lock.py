@@ -21,27 +21,31 @@ import contextlib
 import fcntl
 import hashlib
 import os
-import stat
 import struct
 import threading
 from collections.abc import Callable, Iterator
 
-from ._errors import SandboxError, from_oserror
+from ._errors import from_oserror
 
 __all__ = ["LockTable"]
 
+_Opener = Callable[[int, str], int]  # (locks folder descriptor, name) -> open lock file; may raise
+
 TABLE_FILE = "paths.lock"
 _OFD: int = getattr(fcntl, "F_OFD_SETLKW", 0)  # 0: not offered here
+_OFD_TRY: int = getattr(fcntl, "F_OFD_SETLK", 0)
 # struct flock in the platform's own layout and alignment; l_pid must be 0 for OFD locks.
 _FLOCK = struct.Struct("hhqqi0q")
-_OPEN = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 class LockTable:
     """Re-entrant (per thread) exclusive locks keyed by canonical relative path."""
 
-    def __init__(self, locks_dir: Callable[[], int]) -> None:
+    def __init__(self, locks_dir: Callable[[], int], open_file: _Opener) -> None:
+        """`open_file` opens (creating) a lock file in the locks folder, as state files are opened:
+        no symlink, no blocking, a regular file with one hard link; it raises otherwise."""
         self._locks_dir = locks_dir
+        self._open_file = open_file
         self._held: dict[tuple[str, int], tuple[int, int]] = {}  # (key, thread) -> (fd, depth)
         self._tables: dict[int, tuple[int, int]] = {}  # thread -> (table fd, locks held on it)
         self._guard = threading.Lock()
@@ -72,20 +76,47 @@ class LockTable:
             if depth == 1:
                 self._release(key[0], fd, rel)
 
-    def _acquire(self, digest: str, rel: str) -> int:
+    @contextlib.contextmanager
+    def try_hold(self, rels: list[str]) -> Iterator[bool]:
+        """Hold the locks of every path in `rels` if none is held elsewhere; yield whether it did.
+
+        Never waits: a lock held by a live writer (of any process) makes it yield False at once.
+        """
+        held: list[tuple[str, int, str]] = []
+        try:
+            for rel in sorted(set(rels)):
+                digest = hashlib.sha256(rel.encode("utf-8", "surrogateescape")).hexdigest()
+                digest = digest[:15] if self._ofd else digest
+                fd = self._acquire(digest, rel, wait=False)
+                if fd < 0:
+                    yield False
+                    return
+                held.append((digest, fd, rel))
+            yield True
+        finally:
+            for digest, fd, rel in reversed(held):
+                self._release(digest, fd, rel)
+
+    def _acquire(self, digest: str, rel: str, *, wait: bool = True) -> int:
+        """A descriptor holding the lock; -1 when `wait` is off and another holder has it."""
         if not self._ofd:
             fd = self._open(digest + ".lock", rel)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                return -1
             except OSError as exc:
                 os.close(fd)
                 raise from_oserror(exc, rel, "lock") from exc
             return fd
         fd = self._table(rel)
         try:
-            fcntl.fcntl(fd, _OFD, _range(fcntl.F_WRLCK, digest))
+            fcntl.fcntl(fd, _OFD if wait else _OFD_TRY, _range(fcntl.F_WRLCK, digest))
         except OSError as exc:
             self._untable()
+            if not wait and isinstance(exc, BlockingIOError | PermissionError):
+                return -1  # EAGAIN or EACCES: held elsewhere
             raise from_oserror(exc, rel, "lock") from exc
         return fd
 
@@ -127,19 +158,11 @@ class LockTable:
         os.close(table)
 
     def _open(self, name: str, rel: str) -> int:
-        """Open a lock file: a regular file, never through a symlink, never blocking."""
+        """Open a lock file: a regular file with one link, never through a symlink or blocking."""
         try:
-            fd = os.open(name, _OPEN, 0o666, dir_fd=self._locks_dir())
+            return self._open_file(self._locks_dir(), name)
         except OSError as exc:
             raise from_oserror(exc, rel, "create the lock file for") from exc
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise SandboxError(
-                "not_a_file",
-                f"The lock file for {rel!r} in the state folder is not a regular file; remove it.",
-                path=rel,
-            )
-        return fd
 
 
 def _range(kind: int, digest: str) -> bytes:

@@ -8,8 +8,9 @@ and nothing is created outside. `delete` removes the named entry itself (a link,
 Hard links: a write renames a new file into place, so it breaks the hard link; other names of the
 old file keep the old bytes.
 
-Resolving a path and the deny checks live in `_gate`, opening a file for reading in `_reading`;
-this module ties them to the locks, the state folder and the atomic writes.
+Resolving a path and the deny checks live in `_gate`, opening a file for reading in `_reading`,
+all-or-nothing changes of several files in `_intents`; this module ties them to the locks, the state
+folder (outside the root, see `_state`) and the atomic writes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import contextlib
 import os
 import pathlib
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from types import TracebackType
 
 from ._errors import SandboxError, from_oserror
@@ -37,46 +38,48 @@ from ._files import (
     remove_dir,
 )
 from ._files import temp_name as _temp_name
-from ._gate import (
-    RETRIES,
-    PathArg,
-    PathGate,
-    check_root,
-    check_state_dir,
-    raced,
-    require_file,
-)
+from ._gate import RETRIES, PathArg, PathGate, check_root, raced, require_file
+from ._index import StateIndex
+from ._intents import Committer, FileWrite, Recorder
 from ._listing import DirListing, open_listed_dir, walk_listing
 from ._lock import LockTable
 from ._paths import PathResolver, Resolved, ResolverName
 from ._reading import file_version, open_file
-from ._state import StateDir
+from ._state import StateDir, open_state_file, state_base
 from ._store import BlobStore
 
 __all__ = ["Sandbox"]
+
+_IN_ROOT_STATE = ".edittools"  # where older versions kept state in the root: denied, never read
 
 
 class Sandbox:
     """File access confined to `root`, with deny patterns, version tokens and atomic writes.
 
     The root directory is opened once; every path (relative, or absolute inside the root) is
-    resolved beneath that descriptor. Opening also settles temp files left by crashed writers.
-    `deny` takes gitignore-style patterns matched on the resolved relative path; the state folder
-    is always denied. Writes under `.git` folders are refused (protected) unless
+    resolved beneath that descriptor. `deny` takes gitignore-style patterns matched on the resolved
+    relative path; a `.edittools/` folder in the root (where older versions kept state) is always
+    denied, and never read as state. Writes under `.git` folders are refused (protected) unless
     `allow_git_writes` lifts that rule; reads there stay allowed. `resolver` picks "openat2",
     "walker" or "auto" (openat2 where the kernel offers it).
+
+    State lives outside the root: in `state_dir` when given, else `$EDITTOOLS_STATE_DIR`, else
+    `$XDG_STATE_HOME/edittools`, else `~/.local/state/edittools`, one folder per root
+    (`state_path`). Opening settles what crashed writers left: unfinished multi-file changes are
+    completed or rolled back, temp files removed.
     """
 
     root: pathlib.Path
     state_path: pathlib.Path
     store: BlobStore
+    index: StateIndex
 
     def __init__(
         self,
         root: PathArg,
         *,
         deny: Iterable[str] = (),
-        state_dir: str = ".edittools",
+        state_dir: PathArg | None = None,
         max_read_bytes: int = 64 * 1024 * 1024,
         resolver: ResolverName = "auto",
         allow_git_writes: bool = False,
@@ -91,24 +94,37 @@ class Sandbox:
         try:
             self._paths = PathResolver(real, fd, resolver=resolver)
             self._paths.add_alias(spelled)
-            self._state_name = check_state_dir(state_dir)
             self._gate = PathGate(
                 self._paths,
-                state_name=self._state_name,
+                state_name=_IN_ROOT_STATE,
                 deny=list(deny),
                 allow_git_writes=allow_git_writes,
             )
+            self._state = StateDir(self._paths, real, state_base(state_dir))
         except BaseException:
             os.close(fd)
             raise
         self.root = pathlib.Path(real)
-        self.state_path = self.root / self._state_name
+        self.state_path = self._state.path
         self.max_read_bytes = max_read_bytes
         self._allow_git_writes = allow_git_writes
-        self._state = StateDir(self._paths, self._state_name)
-        self._locks = LockTable(lambda: self._state.subdir("locks"))
+        self._locks = LockTable(lambda: self._state.subdir("locks"), self._open_lock)
         self.store = BlobStore(self._state)
-        self._state.sweep()
+        try:
+            self.index = StateIndex(self._state)
+        except BaseException:
+            self.close()
+            raise
+        self._committer = Committer(
+            self._gate, self._locks, self._state, self.index, self.store,
+            lambda: self.max_read_bytes,
+        )  # fmt: skip
+        try:
+            self._committer.recover()
+            self._state.sweep()
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def resolver(self) -> str:
@@ -129,7 +145,7 @@ class Sandbox:
         return self._allow_git_writes
 
     def is_denied(self, relpath: str) -> bool:
-        """Whether a resolved relative path matches a deny pattern or lies in the state folder."""
+        """Whether a resolved relative path matches a deny pattern or lies in `.edittools/`."""
         return self._gate.is_denied(relpath)
 
     def check_write(self, path: PathArg) -> str:
@@ -329,20 +345,27 @@ class Sandbox:
         with self._locks.hold(self._gate.rel(path, check_deny=True)):
             yield
 
-    def append_log(self, name: str, data: bytes) -> None:
-        """Append `data` to the state folder's log `name` (a journal of the project's own)."""
-        self._state.append(name, data)
+    def commit_files(
+        self, writes: Sequence[FileWrite], *, record: Recorder | None = None
+    ) -> list[Version | None]:
+        """Change several files all or nothing, even across a crash; return the new versions.
 
-    def read_log(self, name: str) -> bytes:
-        """The state folder's log `name`, empty when it does not exist."""
-        return self._state.read_log(name)
+        Each `FileWrite` is a compare-and-swap (`expect`); a delete has `data` None. Folders for
+        new files are made (and removed again on failure). `record(connection, intent_id)` adds the
+        caller's rows to the state index in the same transaction that records the change, so they
+        exist exactly when the change does. See `_intents` for the protocol and its recovery.
+        """
+        return self._committer.commit(writes, record)
 
-    def log_path(self, name: str) -> pathlib.Path:
-        """Where log `name` lives, for people to find it (open it only through `read_log`)."""
-        return self.state_path / name
+    def recover(self) -> int:
+        """Settle unfinished changes of writers that died (done on opening); return how many."""
+        return self._committer.recover()
 
     def close(self) -> None:
         """Release the root and state-folder descriptors; the object is unusable afterwards."""
+        index = getattr(self, "index", None)
+        if index is not None:
+            index.close()
         self._state.close()
         if self._root_fd >= 0:
             fd, self._root_fd = self._root_fd, -1
@@ -359,6 +382,10 @@ class Sandbox:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    def _open_lock(self, locks_fd: int, name: str) -> int:
+        return open_state_file(locks_fd, name, self.state_path / "locks" / name,
+                               os.O_RDWR | os.O_CREAT)  # fmt: skip
 
     def __repr__(self) -> str:
         return f"Sandbox({str(self.root)!r}, resolver={self.resolver!r})"

@@ -1,18 +1,30 @@
-"""The project's state folder (`<root>/.edittools/` by default) and the temp-file journal.
+"""The state folder of one root: outside the root, opened like the sandbox opens user files.
 
-The folder is created on first use with a `.gitignore` of `*`, always beneath the root descriptor.
-It holds `locks/` (one lock file per locked path), `blobs/` (the blob store) and `pending/`, the
-journal of temp files being written: before a temp file is created, a small note naming its
-directory and name is put in `pending/`; after the rename it is removed. When a writer dies
-(SIGKILL, power loss after the note reached the disk) the next `Sandbox` start finds notes whose
-process is gone and removes their temp files, so crashed writes leave nothing behind without
-scanning the tree.
+State lives in the user's state directory, never in the root, so a repository cannot ship any:
+the base is `state_dir=` when given, else `$EDITTOOLS_STATE_DIR`, else `$XDG_STATE_HOME/edittools`,
+else `~/.local/state/edittools`. Each root gets one folder there, named after the root and keyed by
+its device, inode and real path. Inside it: `index.sqlite3` (see `_index`), `blobs/`, `locks/`,
+`pending/` (the temp-file notes below) and `tmp/`.
+
+Everything below the base is opened through directory descriptors without following symlinks,
+without blocking, regular files only and never a file with a second hard link; anything else is a
+`state_corrupt` error naming the state path. A base that cannot be created is `state_unavailable`,
+saying how to choose another — there is no fallback into the root.
+
+Temp-file notes: before `Sandbox.write_bytes` creates a temp file beside its target, a small note
+naming the directory and the temp name goes into `pending/`; after the rename it is removed. The
+next `Sandbox` finds notes of writers that died and removes their temp files (only names with the
+temp suffix, resolved beneath the root), so crashed writes leave nothing behind.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import pathlib
+import re
+import stat
 import threading
 from collections.abc import Iterator
 
@@ -20,7 +32,15 @@ from ._errors import SandboxError, from_oserror
 from ._files import TEMP_SUFFIX
 from ._paths import PathResolver
 
-__all__ = ["StateDir"]
+__all__ = ["ENV_VAR", "StateDir", "corrupt", "open_state_file", "state_base"]
+
+ENV_VAR = "EDITTOOLS_STATE_DIR"
+_HOW = (
+    "Choose a writable folder outside the root with Session(..., state_dir=...), --state-dir, or "
+    f"the {ENV_VAR} environment variable."
+)
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 
 # Notes written by this process and still in use: a second Sandbox in the same process must not
 # sweep them (the pid alone cannot tell "dead" from "me").
@@ -28,96 +48,106 @@ _LIVE_NOTES: set[str] = set()
 _LIVE_LOCK = threading.Lock()
 
 
-class StateDir:
-    """Lazily created state folder with cached descriptors for its subfolders."""
+def state_base(state_dir: str | os.PathLike[str] | None) -> pathlib.Path:
+    """The folder holding the state of every root: the argument, the environment, or the default."""
+    if state_dir is not None:
+        chosen = os.fspath(state_dir)
+    elif os.environ.get(ENV_VAR):
+        chosen = os.environ[ENV_VAR]
+    elif os.path.isabs(os.environ.get("XDG_STATE_HOME", "")):
+        chosen = os.path.join(os.environ["XDG_STATE_HOME"], "edittools")
+    else:
+        home = os.path.expanduser("~")
+        if home == "~" or not os.path.isabs(home):
+            raise SandboxError("state_unavailable", f"No home folder is known. {_HOW}")
+        chosen = os.path.join(home, ".local", "state", "edittools")
+    if not chosen or "\0" in chosen:
+        raise SandboxError("state_unavailable", f"State folder {chosen!r} is not a path. {_HOW}")
+    return pathlib.Path(os.path.abspath(chosen))
 
-    def __init__(self, paths: PathResolver, name: str) -> None:
+
+def corrupt(path: str | os.PathLike[str], what: str) -> SandboxError:
+    """The error for unusable state at `path`: nothing there is read or written."""
+    return SandboxError(
+        "state_corrupt",
+        f"The state folder entry {os.fspath(path)} {what}, so the tools' state cannot be used. "
+        "Nothing was read from it or written. Move the state folder aside (or remove it) and "
+        "retry; the tools then start with fresh state.",
+        path=os.fspath(path),
+    )
+
+
+def open_state_file(dir_fd: int, name: str, display: pathlib.Path, flags: int) -> int:
+    """Open state file `name` like a user file: no symlink, no blocking, regular, one hard link."""
+    try:
+        fd = os.open(name, flags | _FILE_FLAGS, 0o600, dir_fd=dir_fd)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise corrupt(display, f"cannot be opened ({exc.strerror or exc})") from exc
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise corrupt(display, "is not a regular file")
+        if st.st_nlink != 1:
+            raise corrupt(display, f"has {st.st_nlink} hard links (state files have one)")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+class StateDir:
+    """The state folder of one root, with cached descriptors of its subfolders.
+
+    Opening creates the base and the root's folder (mode 0700); subfolders are made on first use.
+    """
+
+    path: pathlib.Path
+
+    def __init__(self, paths: PathResolver, root_real: str, base: pathlib.Path) -> None:
         self._paths = paths
-        self.name = name
         self._fds: dict[str, int] = {}
         self._lock = threading.Lock()
+        if _inside(base, root_real):
+            raise SandboxError(
+                "state_unavailable",
+                f"The state folder {base} lies inside the sandbox root {root_real}, where the "
+                f"tools could change it. {_HOW}",
+                path=str(base),
+            )
+        st = os.fstat(paths.root_fd)
+        self.identity = f"{st.st_dev}:{st.st_ino}:{root_real}"
+        key = hashlib.sha256(self.identity.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+        label = re.sub(r"[^A-Za-z0-9._-]", "_", os.path.basename(root_real) or "root")[:40]
+        name = f"{label}-{key}"
+        self.path = base / name
+        try:
+            os.makedirs(base, 0o700, exist_ok=True)
+            base_fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise SandboxError(
+                "state_unavailable",
+                f"Cannot create the state folder {base}: {exc.strerror or exc}. {_HOW}",
+                path=str(base),
+            ) from exc
+        try:
+            self._fds[""] = _subdir(base_fd, name, self.path)
+        finally:
+            os.close(base_fd)
 
-    def subdir(self, sub: str, *, create: bool = True) -> int:
-        """A descriptor for `<state>/<sub>`, owned by this object.
+    @property
+    def fd(self) -> int:
+        """A descriptor of the root's state folder, owned by this object."""
+        return self._fds[""]
 
-        Created on first use; with `create=False` a missing folder raises not_found instead.
-        """
+    def subdir(self, sub: str) -> int:
+        """A descriptor of `<state>/<sub>` (one name), created on first use, owned by this object."""
         with self._lock:
             fd = self._fds.get(sub)
-            if fd is None and not create:
-                parts = [*self.name.split("/"), *sub.split("/")]
-                fd = self._paths.open_dir(parts, self.name)[0]
-                self._fds[sub] = fd
             if fd is None:
-                if "" not in self._fds:
-                    self._fds[""] = self._create_root()
-                fd = self._paths.ensure_dir(f"{self.name}/{sub}".split("/"), self.name)[0]
-                self._fds[sub] = fd
+                fd = self._fds[sub] = _subdir(self.fd, sub, self.path / sub)
             return fd
-
-    def append(self, name: str, data: bytes) -> None:
-        """Append `data` to the log `<state>/<name>` with one write (O_APPEND)."""
-        _check_log_name(name)
-        fd = self._root(create=True)
-        try:
-            lfd = os.open(
-                name, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                0o600, dir_fd=fd,
-            )  # fmt: skip
-            try:
-                os.write(lfd, data)
-            finally:
-                os.close(lfd)
-        except OSError as exc:
-            raise from_oserror(exc, f"{self.name}/{name}", "append to") from exc
-
-    def read_log(self, name: str) -> bytes:
-        """The whole log `<state>/<name>`; empty when it does not exist yet."""
-        _check_log_name(name)
-        try:
-            fd = self._root(create=False)
-        except SandboxError:
-            return b""
-        try:
-            lfd = os.open(
-                name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd
-            )
-        except FileNotFoundError:
-            return b""
-        except OSError as exc:
-            raise from_oserror(exc, f"{self.name}/{name}", "read") from exc
-        with os.fdopen(lfd, "rb") as fh:
-            return fh.read()
-
-    def _root(self, *, create: bool) -> int:
-        """A descriptor of the state folder itself, owned by this object."""
-        with self._lock:
-            fd = self._fds.get("")
-            if fd is None:
-                if create:
-                    fd = self._create_root()
-                else:
-                    fd = self._paths.open_dir(self.name.split("/"), self.name)[0]
-                self._fds[""] = fd
-            return fd
-
-    def _create_root(self) -> int:
-        fd, _ = self._paths.ensure_dir(self.name.split("/"), self.name)
-        try:
-            # Exclusive create: an existing .gitignore (maybe edited by the user) is left alone.
-            gi = os.open(
-                ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666, dir_fd=fd
-            )
-        except FileExistsError:
-            return fd
-        except OSError as exc:
-            os.close(fd)
-            raise from_oserror(exc, self.name, "create the state folder") from exc
-        try:
-            os.write(gi, b"*\n")
-        finally:
-            os.close(gi)
-        return fd
 
     def close(self) -> None:
         """Close every cached descriptor."""
@@ -128,20 +158,21 @@ class StateDir:
 
     @contextlib.contextmanager
     def pending(self, dir_rel: str, tmp: str) -> Iterator[None]:
-        """Journal the temp file `tmp` in directory `dir_rel` for as long as the block runs."""
+        """Note the temp file `tmp` in root folder `dir_rel` for as long as the block runs."""
         fd = self.subdir("pending")
         note = f"{os.getpid()}-{tmp.strip('.')}"
         with _LIVE_LOCK:
             _LIVE_NOTES.add(note)
         try:
             try:
-                nfd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600, dir_fd=fd)
+                nfd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FILE_FLAGS, 0o600,
+                              dir_fd=fd)  # fmt: skip
                 try:
                     os.write(nfd, f"{dir_rel}\n{tmp}\n".encode("utf-8", "surrogateescape"))
                 finally:
                     os.close(nfd)
             except OSError as exc:
-                raise from_oserror(exc, dir_rel, "journal a temp file in") from exc
+                raise from_oserror(exc, dir_rel, "note a temp file in") from exc
             yield
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(note, dir_fd=fd)
@@ -150,37 +181,28 @@ class StateDir:
                 _LIVE_NOTES.discard(note)
 
     def sweep(self) -> int:
-        """Remove temp files of writers that died; return how many notes were settled.
-
-        Does nothing (and creates nothing) when the state folder or its journal does not exist.
-        """
-        try:
-            fd, _ = self._paths.open_dir([*self.name.split("/"), "pending"], self.name)
-        except SandboxError:
-            return 0
+        """Remove temp files of writers that died; return how many notes were settled."""
+        fd = self.subdir("pending")
         settled = 0
-        try:
-            for note in os.listdir(fd):
-                with _LIVE_LOCK:
-                    if note in _LIVE_NOTES:
-                        continue
-                pid_text, _, _ = note.partition("-")
-                if pid_text.isdigit() and _alive(int(pid_text)) and int(pid_text) != os.getpid():
+        for note in os.listdir(fd):
+            with _LIVE_LOCK:
+                if note in _LIVE_NOTES:
                     continue
-                self._settle(fd, note)
-                settled += 1
-        finally:
-            os.close(fd)
+            pid_text, _, _ = note.partition("-")
+            if pid_text.isdigit() and _alive(int(pid_text)) and int(pid_text) != os.getpid():
+                continue
+            self._settle(fd, note)
+            settled += 1
+        self._sweep_tmp()
         return settled
 
     def _settle(self, fd: int, note: str) -> None:
         try:
-            with open(
-                note, "rb", opener=lambda p, f: os.open(p, f | os.O_NOFOLLOW, dir_fd=fd)
-            ) as fh:
-                lines = fh.read().decode("utf-8", "surrogateescape").split("\n")
-        except OSError:
-            lines = []
+            nfd = open_state_file(fd, note, self.path / "pending" / note, os.O_RDONLY)
+            with os.fdopen(nfd, "rb") as fh:
+                lines = fh.read(8192).decode("utf-8", "surrogateescape").split("\n")
+        except (OSError, SandboxError):
+            lines = []  # a note that is not a plain file is not followed, only removed
         if len(lines) >= 2 and lines[1].endswith(TEMP_SUFFIX) and "/" not in lines[1]:
             dir_rel, tmp = lines[0], lines[1]
             try:
@@ -189,12 +211,49 @@ class StateDir:
                 dfd = -1
             if dfd >= 0:
                 try:
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(tmp, dir_fd=dfd)
+                    with contextlib.suppress(OSError):
+                        if stat.S_ISREG(os.stat(tmp, dir_fd=dfd, follow_symlinks=False).st_mode):
+                            os.unlink(tmp, dir_fd=dfd)
                 finally:
                     os.close(dfd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(note, dir_fd=fd)
+        _remove_entry(fd, note)
+
+    def _sweep_tmp(self) -> None:
+        """Remove temp files of dead writers in `tmp/` (named `<pid>-...`)."""
+        fd = self.subdir("tmp")
+        for name in os.listdir(fd):
+            pid_text, _, _ = name.partition("-")
+            if pid_text.isdigit() and _alive(int(pid_text)):
+                continue
+            _remove_entry(fd, name)
+
+
+def _subdir(parent: int, name: str, display: pathlib.Path) -> int:
+    try:
+        os.mkdir(name, 0o700, dir_fd=parent)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise SandboxError(
+            "state_unavailable",
+            f"Cannot create the state folder {display}: {exc.strerror or exc}. {_HOW}",
+            path=str(display),
+        ) from exc
+    try:
+        return os.open(name, _DIR_FLAGS, dir_fd=parent)
+    except OSError as exc:
+        raise corrupt(display, "is not a folder (a symlink or a file stands there)") from exc
+
+
+def _remove_entry(fd: int, name: str) -> None:
+    """Remove a file-like entry of a state folder; a folder standing there is left alone."""
+    with contextlib.suppress(OSError):
+        os.unlink(name, dir_fd=fd)
+
+
+def _inside(base: pathlib.Path, root_real: str) -> bool:
+    real = pathlib.Path(os.path.realpath(base))
+    return real == pathlib.Path(root_real) or real.is_relative_to(root_real)
 
 
 def _alive(pid: int) -> bool:
@@ -205,8 +264,3 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _check_log_name(name: str) -> None:
-    if not name or "/" in name or name in (".", "..") or "\0" in name:
-        raise SandboxError("invalid_path", f"{name!r} is not a plain log file name.", path=name)

@@ -1,26 +1,28 @@
 """A content-addressed blob store in the state folder.
 
 Blobs live in `<state>/blobs/<first two hex digits>/<rest>`, named by the sha256 of their content.
-Ids are opaque to callers: they are only ever handed back to `get` and `has`. Writes go through the
-same temp-file-and-rename path as file writes, so a crash never leaves a half blob under a real id;
-every `get` re-hashes the bytes, so a blob damaged on disk is reported rather than returned.
+Ids are opaque to callers: they are only ever handed back to `get` and `has`. A blob is written to
+`<state>/tmp/<pid>-...`, synced and renamed into place, so a crash never leaves a half blob under a
+real id; every `get` re-hashes the bytes, so a blob damaged on disk is reported rather than
+returned. Blobs are opened like user files: no symlinks, no blocking, one hard link.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import pathlib
 import re
 import stat
 
 from ._errors import SandboxError, from_oserror
-from ._files import atomic_write, temp_name
-from ._state import StateDir
+from ._files import temp_name
+from ._state import StateDir, corrupt, open_state_file
 
 __all__ = ["BlobStore"]
 
 _ID = re.compile(r"[0-9a-f]{64}")
-_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 class BlobStore:
@@ -46,12 +48,30 @@ class BlobStore:
         try:
             if self._intact(fd, name, blob_id):
                 return blob_id
-            tmp = temp_name()
-            with self._state.pending(f"{self._state.name}/blobs/{blob_id[:2]}", tmp):
-                atomic_write(fd, name, data, f"blob {blob_id}", tmp=tmp, like=None)
+            self._write(fd, name, data, blob_id)
         finally:
             os.close(fd)
         return blob_id
+
+    def _write(self, shard: int, name: str, data: bytes, blob_id: str) -> None:
+        tmp_dir = self._state.subdir("tmp")
+        tmp = f"{os.getpid()}-{temp_name().lstrip('.')}"
+        try:
+            tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                          0o600, dir_fd=tmp_dir)  # fmt: skip
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(tfd, view) :]
+                os.fsync(tfd)
+            finally:
+                os.close(tfd)
+            os.rename(tmp, name, src_dir_fd=tmp_dir, dst_dir_fd=shard)
+            os.fsync(shard)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=tmp_dir)
+            raise from_oserror(exc, blob_id, "store blob") from exc
 
     def get(self, blob_id: str) -> bytes:
         """The bytes stored under `blob_id`; raises blob_missing or blob_corrupt."""
@@ -83,7 +103,7 @@ class BlobStore:
             raise from_oserror(exc, blob_id, "look up blob") from exc
         finally:
             os.close(fd)
-        return stat.S_ISREG(st.st_mode)
+        return stat.S_ISREG(st.st_mode) and st.st_nlink == 1
 
     @staticmethod
     def _check_id(blob_id: str) -> None:
@@ -92,12 +112,7 @@ class BlobStore:
 
     def _shard(self, blob_id: str, *, create: bool) -> int:
         """A descriptor of the blob's shard directory (caller closes), or -1 when absent."""
-        try:
-            blobs = self._state.subdir("blobs", create=create)
-        except SandboxError:
-            if create:
-                raise
-            return -1
+        blobs = self._state.subdir("blobs")
         shard = blob_id[:2]
         if create:
             try:
@@ -111,38 +126,35 @@ class BlobStore:
         except FileNotFoundError:
             return -1
         except OSError as exc:
-            raise from_oserror(exc, shard, "open blob folder") from exc
+            raise corrupt(self._state.path / "blobs" / shard, "is not a folder") from exc
 
     def _read(self, blob_id: str) -> bytes | None:
         fd = self._shard(blob_id, create=False)
         if fd < 0:
             return None
         try:
-            bfd = os.open(blob_id[2:], _READ, dir_fd=fd)
+            bfd = open_state_file(fd, blob_id[2:], self._blob_path(blob_id), os.O_RDONLY)
         except FileNotFoundError:
             return None
-        except OSError as exc:
-            raise from_oserror(exc, blob_id, "read blob") from exc
         finally:
             os.close(fd)
         try:
-            if not stat.S_ISREG(os.fstat(bfd).st_mode):
-                return None
             with open(bfd, "rb", closefd=False) as fh:
                 return fh.read()
+        except OSError as exc:
+            raise from_oserror(exc, blob_id, "read blob") from exc
         finally:
             os.close(bfd)
 
+    def _blob_path(self, blob_id: str) -> pathlib.Path:
+        return self._state.path / "blobs" / blob_id[:2] / blob_id[2:]
+
     def _intact(self, fd: int, name: str, blob_id: str) -> bool:
         try:
-            bfd = os.open(name, _READ, dir_fd=fd)
+            bfd = open_state_file(fd, name, self._blob_path(blob_id), os.O_RDONLY)
         except FileNotFoundError:
             return False
-        except OSError as exc:
-            raise from_oserror(exc, blob_id, "read blob") from exc
         try:
-            if not stat.S_ISREG(os.fstat(bfd).st_mode):
-                return False
             digest = hashlib.sha256()
             while chunk := os.read(bfd, 1 << 20):
                 digest.update(chunk)

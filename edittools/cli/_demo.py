@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,11 +69,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return _run(args.keep, keep=True)
     import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="edittools-demo-") as root:
-        return _run(Path(root), keep=False)
+    with tempfile.TemporaryDirectory(prefix="edittools-demo-") as folder:
+        # The state goes beside the temporary root, so nothing outlives the demo.
+        (Path(folder) / "sandbox").mkdir()
+        return _run(Path(folder) / "sandbox", keep=False, state_dir=Path(folder) / "state")
 
 
-def _run(root: Path, *, keep: bool) -> int:
+def _run(root: Path, *, keep: bool, state_dir: Path | None = None) -> int:
     from rich.rule import Rule
 
     from edittools import Session
@@ -90,20 +91,18 @@ def _run(root: Path, *, keep: bool) -> int:
         ("apply_patch: update app.py, add README.md", lambda s: s.apply_patch(_PATCH)),
         ("undo the patch's change to app.py", lambda s: s.undo("app.py")),
     ]  # fmt: skip
-    with Session(root) as session:
+    with Session(root, state_dir=state_dir) as session:
         for number, (title, step) in enumerate(steps, start=1):
             out.print(Rule(f"{number}/{len(steps)}  {title}"))
             _show(step(session), out)
-        journal = session.workspace.journal_path
-    if not root.is_absolute():  # name it as the person typed the directory
-        journal = Path(os.path.relpath(journal))
+        state = session.workspace.state_path
     out.print(Rule("journal"))
     if keep:
-        out.print(f"{len(steps)} results journaled in {journal}. Try:\n"
-                  f"  edittools log --root {root}\n  edittools preview {journal}\n"
-                  f"  edittools report {journal} -o report.html", markup=False)  # fmt: skip
+        out.print(f"{len(steps)} results journaled in the state folder {state}. Try:\n"
+                  f"  edittools log --root {root}\n  edittools preview --root {root}\n"
+                  f"  edittools report --root {root} -o report.html", markup=False)  # fmt: skip
     else:
-        out.print(f"{len(steps)} results were journaled in the sandbox's {journal.name}; "
+        out.print(f"{len(steps)} results were journaled in a temporary state folder; "
                   "`edittools demo --keep DIR` keeps them to preview or report.", markup=False)  # fmt: skip
     return 0
 

@@ -1,4 +1,7 @@
-"""Commands that run the tools from a shell: read, write, edit, apply-patch, undo, log, serve."""
+"""Commands that run the tools from a shell: read, write, edit, apply-patch, undo, log, serve.
+
+Every command that takes `--root` also takes `--state-dir` (where that root's state is kept).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from edittools import SYNTAX_POLICIES  # a constant of a light module
+from edittools import STATE_DIR_HELP, SYNTAX_POLICIES  # constants of a light module
 from edittools.cli._console import console, print_json
 
 if TYPE_CHECKING:
@@ -65,6 +68,9 @@ def register(sub: Any) -> None:
         formatter_class=_RAW,
     )
     p.add_argument("--root", type=Path, required=True, help="the sandbox directory (required)")
+    p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
+    p.add_argument("--jsonl", action="store_true",
+                   help="export every journaled result as a stream event, one JSON line each")  # fmt: skip
     p.set_defaults(run=cmd_log)
 
     # `serve` hands its arguments to the server's own parser (the one definition of them);
@@ -88,6 +94,7 @@ def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool =
         default=Path("."),
         help="the sandbox directory (default: the current directory)",
     )
+    p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
     p.add_argument("--json", action="store_true", help="print the ToolResult as JSON")
     if changes:
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
@@ -104,7 +111,13 @@ def _session(args: argparse.Namespace) -> Session:
 
     policy = getattr(args, "syntax_check", "warn")
     git = getattr(args, "allow_git_writes", False)
-    return Session(args.root, require_read=False, syntax_check=policy, allow_git_writes=git)
+    return Session(
+        args.root,
+        state_dir=args.state_dir,
+        require_read=False,
+        syntax_check=policy,
+        allow_git_writes=git,
+    )
 
 
 def _run(args: argparse.Namespace, name: str, arguments: dict[str, Any]) -> int:
@@ -207,16 +220,28 @@ def cmd_undo(args: argparse.Namespace) -> int:
 def cmd_log(args: argparse.Namespace) -> int:
     """List the changes journaled in a sandbox, one line per file with `+N -M`.
 
+    With --jsonl every journaled result is printed instead, as a stream event (fields in protocol
+    order: id, name, display, value, is_error, artifact), one per line.
+
     example: edittools log --root .
+    example: edittools log --root . --jsonl > journal.jsonl
     """
     from edittools import Session
+
+    with Session(args.root, state_dir=args.state_dir) as session:
+        if args.jsonl:
+            for event in session.iter_journal():
+                sys.stdout.write(event.model_dump_json(by_alias=True) + "\n")
+            return 0
+        return _list_changes(args, session)
+
+
+def _list_changes(args: argparse.Namespace, session: Session) -> int:
     from edittools.artifacts import ChangesetArtifact, DiffArtifact
 
-    with Session(args.root) as session:
-        events = session.journal()
     out = console()
     shown = 0
-    for event in events:
+    for event in session.iter_journal():
         artifact = event.artifact
         payloads = []
         if isinstance(artifact, DiffArtifact):

@@ -9,9 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from edittools import STATE_DIR_HELP
 from edittools.cli._console import busy, console, print_json
 
 if TYPE_CHECKING:
+    from edittools.cli._inputs import Result
     from edittools.diff import LineDiff
 
 # Below these sizes the work is over before a progress display could help; above them a
@@ -58,7 +60,7 @@ def register(sub: Any) -> None:
         description=cmd_preview.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", help="a JSON/JSONL file, or - for standard input")
+    _add_source(p)
     p.add_argument("--json", action="store_true", help="one adapted ToolResult per line")
     p.set_defaults(run=cmd_preview)
 
@@ -68,16 +70,9 @@ def register(sub: Any) -> None:
         description=cmd_report.__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", help="a JSON/JSONL file, or - for standard input")
+    _add_source(p)
     p.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write")
     p.add_argument("--title", default=None, help="the page title")
-    p.add_argument(
-        "--root",
-        type=Path,
-        default=Path("."),
-        help="the sandbox directory whose stored images the page shows "
-        "(default: the current directory)",
-    )
     p.set_defaults(run=cmd_report)
 
     p = sub.add_parser(
@@ -87,6 +82,25 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.set_defaults(run=cmd_schema)
+
+
+def _add_source(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", nargs="?", help="a JSON/JSONL file, or - for standard input")
+    p.add_argument("--root", type=Path, default=None,
+                   help="show the journal of this sandbox instead of a file")  # fmt: skip
+    p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
+
+
+def _load(args: argparse.Namespace) -> tuple[list[Result], str]:
+    """The results to show and a name for where they came from."""
+    if args.file is None and args.root is None:
+        raise ValueError("give a file (or -) or --root DIR.")
+    if args.file is None:
+        from edittools import Session
+
+        with Session(args.root, state_dir=args.state_dir) as session:
+            return list(session.iter_journal()), f"the journal of {args.root}"
+    return _load_file(args.file), str(args.file)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -247,18 +261,19 @@ def _size(path: Path | None) -> int:
 def cmd_preview(args: argparse.Namespace) -> int:
     """Render tool results in the terminal: diffs (with granularity and +N -M), code, text, errors.
 
-    Reads ToolResults, stream events, session journals, Claude Code transcripts (JSONL) and Zeus
-    results — anything `adapt` understands.
+    Reads ToolResults, stream events, exported journals, Claude Code transcripts (JSONL) and Zeus
+    results — anything `adapt` understands — or, with --root, a sandbox's journal.
 
-    example: edittools preview .edittools/journal.jsonl
+    example: edittools preview --root .
+    example: edittools preview transcript.jsonl
     """
     from rich.progress import track
 
     from edittools.render import render_result
 
-    results = _load(args.file)
+    results, source = _load(args)
     if not results:
-        print(f"edittools: no tool results in {args.file}.", file=sys.stderr)
+        print(f"edittools: no tool results in {source}.", file=sys.stderr)
     if args.json:
         for result in results:
             print_json(result.model_dump(mode="json", by_alias=True))
@@ -275,23 +290,25 @@ def cmd_preview(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Write a self-contained HTML page with one diff card per change.
 
-    Images the tools read under `--root` are shown, loaded from that root's blob store; an image
-    it does not hold shows its text alone.
+    With --root and no file, the results are that root's journal. Images the tools read under
+    `--root` are shown, loaded from that root's blob store; an image it does not hold shows its
+    text alone.
 
-    example: edittools report .edittools/journal.jsonl -o report.html --root .
+    example: edittools report --root . -o report.html
+    example: edittools report transcript.jsonl -o report.html --root .
     """
     from edittools.render import report_page
 
-    results = _load(args.file)
-    title = args.title or f"edittools report: {args.file}"
-    load_image = _blob_loader(args.root)
+    results, _ = _load(args)
+    title = args.title or f"edittools report: {args.file or args.root}"
+    load_image = _blob_loader(args.root, args.state_dir)
     html, counts = report_page(results, title=title, load_image=load_image)
     args.output.write_text(html, encoding="utf-8")
     print(f"Wrote {args.output}: {counts.sentence()}.")
     return 0
 
 
-def _blob_loader(root: Path) -> Callable[[str], bytes | None]:
+def _blob_loader(root: Path | None, state_dir: Path | None) -> Callable[[str], bytes | None]:
     """Bytes of a stored blob by its id (`Session.blob`); None when the root does not hold it.
 
     The session is opened on the first image, so a report without images touches no state.
@@ -304,7 +321,7 @@ def _blob_loader(root: Path) -> Callable[[str], bytes | None]:
     def load(blob_id: str) -> bytes | None:
         try:
             if not sessions:
-                sessions.append(Session(root))
+                sessions.append(Session(root or Path("."), state_dir=state_dir))
             return sessions[0].blob(blob_id)
         except (ToolError, SandboxError, OSError):  # no such root, or no such blob in it
             return None
@@ -323,7 +340,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(name: str) -> list[Any]:
+def _load_file(name: str) -> list[Any]:
     """The results in file `name` (or `-`), with a warning line for what could not be read."""
     from edittools.cli._inputs import load_results
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from edittools import STATE_DIR_HELP
 from edittools.cli._console import console, print_json
 
 
@@ -19,6 +20,7 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--root", type=Path, required=True, help="the directory to watch (required)")
+    p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
     p.add_argument("--json", action="store_true", help="print one stream event per line")
     p.add_argument(
         "--deny",
@@ -53,7 +55,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from sandbox import Sandbox
 
     out = console()
-    with Sandbox(args.root, deny=args.deny) as sandbox:
+    with Sandbox(args.root, deny=args.deny, state_dir=args.state_dir) as sandbox:
         watcher = ExternalWatcher(sandbox, track_all=True, max_baseline_bytes=args.max_bytes)
         with watcher:
             print(f"Watching {sandbox.root} (Ctrl-C to stop).", file=sys.stderr, flush=True)

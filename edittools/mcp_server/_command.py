@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from edittools import SYNTAX_POLICIES, SessionOptions
+from edittools import STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
 from edittools.mcp_server._images import MAX_BYTES, MAX_SIDE, ImageLimits
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
@@ -16,7 +16,8 @@ _SYNTAX = "what a change that breaks a file's syntax gets: warn (default), refus
 
 
 def serve_parser(prog: str) -> argparse.ArgumentParser:
-    """The arguments of `serve`: the root, the tool surface, deny patterns and the policies."""
+    """The arguments of `serve`: the root, the tool surface, deny patterns, the policies and
+    where state is kept."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Serve the edittools file tools to an MCP client over standard input and "
@@ -84,6 +85,7 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         metavar="N",
         help=f"largest image sent to the model, in bytes (default: {MAX_BYTES})",
     )
+    parser.add_argument("--state-dir", default=None, metavar="DIR", help=STATE_DIR_HELP)
     return parser
 
 
@@ -122,6 +124,7 @@ def serve_command(
             options=options_of(args),
             inline_texts=args.inline_texts,
             image_limits=ImageLimits(max_side=args.image_max_side, max_bytes=args.image_max_bytes),
+            state_dir=args.state_dir,
         )
     except SandboxError as exc:  # the root cannot be opened: say so, without a traceback
         parser.exit(2, f"{parser.prog}: error: {exc.message}\n")

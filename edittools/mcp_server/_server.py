@@ -200,6 +200,7 @@ def serve(
     options: SessionOptions | None = None,
     inline_texts: bool = False,
     image_limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
+    state_dir: str | None = None,
     transport: str = "stdio",
     syntax_check: str | None = None,
     allow_git_writes: bool | None = None,
@@ -210,8 +211,9 @@ def serve(
     patterns the tools may not touch; `options` the session's policies (`SessionOptions`), of
     which `syntax_check` (the policy for changes that break a file's syntax) and
     `allow_git_writes` (lifting the rule refusing writes under `.git/`) may also be given alone;
-    `inline_texts` and `image_limits` are `build_server`'s. Raises ValueError for an unknown
-    surface, transport or syntax policy and the sandbox's error when `root` cannot be opened.
+    `inline_texts` and `image_limits` are `build_server`'s; `state_dir` overrides where the
+    root's state is kept (see `Session`). Raises ValueError for an unknown surface, transport or
+    syntax policy and the sandbox's error when `root` cannot be opened.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of: {', '.join(TRANSPORTS)}")
@@ -226,7 +228,7 @@ def serve(
             f"unknown syntax_check {options.syntax_check!r}; choose one of: "
             f"{', '.join(SYNTAX_POLICIES)}"
         )
-    with Session(root, deny=deny, options=options) as session:
+    with Session(root, deny=deny, state_dir=state_dir, options=options) as session:
         server = build_server(
             session, surface=surface, inline_texts=inline_texts, image_limits=image_limits
         )

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
+from edittools._workspace import Planned, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.syntax import SyntaxCheck, check_change
-from sandbox import ABSENT, Version
+from sandbox import Version
 
 
 def commit(
@@ -21,23 +21,14 @@ def commit(
 
     The write is a compare-and-swap against `before_version` (or "must not exist" when the file is
     new), so a concurrent writer is detected, never overwritten. The old bytes go to the undo history
-    and the new content becomes what the session has seen. In a dry run nothing is written, but a
-    write the sandbox's rules refuse (`.git`, deny patterns) is refused all the same.
+    and the new content becomes what the session has seen, in the same transaction as the write.
+    In a dry run nothing is written, but a write the sandbox's rules refuse (`.git`, deny
+    patterns) is refused all the same.
     """
-    sb = ws.sandbox
     if ws.dry_run:
-        sb.check_write(path)
+        ws.sandbox.check_write(path)
         return before_version
-    if after is None:
-        sb.delete(path, expect=before_version)
-        ws.record_change(path, before, None)
-        ws.forget(path)
-        return None
-    expect = before_version if before_version is not None else ABSENT
-    version = sb.write_bytes(path, after, expect=expect, make_parents=True)
-    ws.record_change(path, before, version)
-    ws.note_seen(path, after, version)
-    return version
+    return ws.commit([Planned(path, before, before_version, after)])[0]
 
 
 def wants_texts(ws: Workspace, *sizes: int) -> bool:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 
 from edittools._errors import ToolError
-from edittools._workspace import ReadRecord, Workspace
+from edittools._workspace import Planned, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.diff import diff_texts, strip_components
-from edittools.tools._change import commit, syntax_note, vet, wants_texts, with_blobs, with_syntax
+from edittools.tools._change import syntax_note, vet, wants_texts, with_blobs, with_syntax
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
@@ -45,7 +45,7 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams, *, overwrite: bool = Fa
     """Apply every file section of `params.patch`, or none of them.
 
     Each file is staged in memory first (context verified, new bytes computed); then all files
-    are written under their locks; if a write fails midway, the files already written are put back.
+    are committed together under their locks: all of them change or none, even across a crash.
     An added file, or a file moved onto a path, that already exists is refused unless `overwrite`
     (as Codex does): then the result shows what the replaced content became.
     """
@@ -194,47 +194,12 @@ def _moved_over(
 
 
 def _commit_all(ws: Workspace, writes: list[_Write]) -> None:
-    """Write every file; on a failure, restore those already written and re-raise.
-
-    Folders that new files needed and that did not exist before are removed again on a
-    rollback (deepest first), so a failed patch leaves the tree as it found it.
-    """
-    done: list[tuple[_Write, Version | None, ReadRecord | None]] = []
-    made: list[str] = []  # folders the writes create, in the order they appear
-    try:
-        for write in writes:
-            if write.before is None and write.after is not None and not ws.dry_run:
-                made += _missing_folders(ws, write.path)
-            seen = ws.seen(write.path)
-            new_version = commit(ws, write.path, write.before, write.before_version, write.after)
-            done.append((write, new_version, seen))
-    except (SandboxError, OSError):
-        for write, new_version, seen in reversed(done):
-            _restore(ws, write, new_version, seen)
-        for folder in sorted(made, key=lambda f: f.count("/"), reverse=True):
-            # A folder that someone else put a file in meanwhile is not ours to remove.
-            with suppress(SandboxError):
-                ws.sandbox.remove_empty_dir(folder)
-        raise
-
-
-def _missing_folders(ws: Workspace, path: str) -> list[str]:
-    """The folders on the way to `path` (relative, "/"-separated) that do not exist yet."""
-    parts = path.split("/")[:-1]
-    folders = ["/".join(parts[: k + 1]) for k in range(len(parts))]
-    return [folder for folder in folders if not ws.sandbox.exists(folder)]
-
-
-def _restore(
-    ws: Workspace, write: _Write, new_version: Version | None, seen: ReadRecord | None
-) -> None:
-    sb = ws.sandbox
-    if write.before is None:
-        sb.delete(write.path, expect=new_version)
-    else:
-        sb.write_bytes(write.path, write.before, make_parents=True)
-    ws.pop_change(write.path)
-    ws.remember(write.path, seen)
+    """Write every file or none, even across a crash (the workspace's all-or-nothing commit)."""
+    if ws.dry_run:
+        for w in writes:  # nothing is written, but a write the rules refuse is refused all the same
+            ws.sandbox.check_write(w.path)
+        return
+    ws.commit([Planned(w.path, w.before, w.before_version, w.after) for w in writes])
 
 
 def _text_or_bytes(data: bytes) -> str | bytes:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
+from edittools._workspace import Change, Planned, Workspace
 from edittools.artifacts import ToolResult
 from edittools.diff import diff_texts
 from edittools.tools._change import change_result, summary, vet, wants_texts, with_blobs
 from edittools.tools._guard import read_if_exists
 from edittools.tools._params import UndoParams
-from sandbox import ABSENT, SandboxError, Version, decode
+from sandbox import SandboxError, Version, decode
 
 
 def undo(ws: Workspace, params: UndoParams) -> ToolResult:
@@ -44,7 +44,7 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
         if ws.dry_run:
             ws.sandbox.check_write(path)
         else:
-            _restore(ws, path, restored, version)
+            _restore(ws, change, current, version, restored)
     include = wants_texts(ws, len(current or b""), len(restored or b""))
     payload = diff_texts(old_text, new_text, path=path, include_texts=include)
     payload = with_blobs(ws, payload, current, restored)
@@ -58,25 +58,23 @@ def _saved(ws: Workspace, path: str, blob_id: str) -> bytes:
         return ws.sandbox.store.get(blob_id)
     except SandboxError as exc:
         raise ToolError(
-            "io_error",
+            "state_corrupt" if exc.code == "blob_corrupt" else "io_error",
             f"The saved copy of {path} from before the last change is missing or damaged in the "
-            "state folder, so undo cannot restore it. The file is unchanged; edit it instead.",
+            f"state folder {ws.state_path}, so undo cannot restore it. The file is unchanged; "
+            "edit it instead.",
             {"path": path, "blob": blob_id, "cause": exc.code},
         ) from exc
 
 
-def _restore(ws: Workspace, path: str, restored: bytes | None, version: Version | None) -> None:
-    """Put `restored` back over `path` (delete it when None) and pop the change undone."""
-    sb = ws.sandbox
-    if restored is None:
-        sb.delete(path, expect=version)
-        ws.forget(path)
-    else:
-        new_version = sb.write_bytes(
-            path, restored, expect=version if version is not None else ABSENT, make_parents=True
-        )
-        ws.note_seen(path, restored, new_version)
-    ws.pop_change(path)
+def _restore(
+    ws: Workspace,
+    change: Change,
+    current: bytes | None,
+    version: Version | None,
+    restored: bytes | None,
+) -> None:
+    """Put `restored` back over the file (delete it when None), marking `change` undone."""
+    ws.commit([Planned(change.path, current, version, restored)], undoes=change)
 
 
 def _text(data: bytes | None) -> str | bytes | None:

@@ -303,7 +303,7 @@ def test_nothing_to_undo(session: Session, root: Path) -> None:
 def test_io_error_when_the_saved_version_is_gone(session: Session, root: Path) -> None:
     session.read("a.txt")
     assert not session.edit("a.txt", "beta", "BETA").is_error
-    shutil.rmtree(root / ".edittools" / "blobs")
+    shutil.rmtree(session.sandbox.state_path / "blobs")
     with unchanged(root):
         check_error(session.undo("a.txt"), "io_error", "cannot restore", "unchanged")
     assert (root / "a.txt").read_bytes() == b"alpha\nBETA\ngamma\n"

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import sqlite3
 from pathlib import Path
 
 from edittools import Session, artifact_of
 from edittools.artifacts.builders import by_reference
+from edittools.cli import main
 
 
 def raw_events(root: Path) -> list[dict[str, object]]:
-    lines = (root / ".edittools" / "journal.jsonl").read_text().splitlines()
-    return [json.loads(line) for line in lines]
+    """The journal as `edittools log --jsonl` exports it."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["log", "--jsonl", "--root", str(root)]) == 0
+    return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
 def test_one_event_per_call_in_order(tmp_path: Path) -> None:
@@ -65,14 +72,16 @@ def test_journal_off_writes_no_journal(tmp_path: Path) -> None:
     with Session(tmp_path, journal=False) as s:
         s.write("n.txt", "hello\n")
         assert s.journal() == []
-    assert not (tmp_path / ".edittools" / "journal.jsonl").exists()
+    assert raw_events(tmp_path) == []
 
 
-def test_a_damaged_journal_line_is_skipped(tmp_path: Path) -> None:
+def test_a_damaged_journal_row_is_skipped(tmp_path: Path) -> None:
     with Session(tmp_path) as s:
         s.write("n.txt", "hello\n")
-    with (tmp_path / ".edittools" / "journal.jsonl").open("a") as f:
-        f.write('{"truncated": \n')
+        db = sqlite3.connect(s.sandbox.index.path)
+    with db:
+        db.execute("INSERT INTO journal (event) VALUES ('{\"truncated\": ')")
+    db.close()
     with Session(tmp_path) as s:
         s.write("m.txt", "x\n")
         assert [e.name for e in s.journal()] == ["write", "write"]

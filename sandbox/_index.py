@@ -1,0 +1,189 @@
+"""The state index: one SQLite database per root, in its state folder.
+
+SQLite (standard library) in WAL mode with a busy timeout: many readers and one writer across
+processes, every transaction atomic, durable ones synced before they return. Opening reads nothing
+but the schema, so start-up does not grow with history. The sandbox keeps its write-ahead intents
+here (see `_intents`); users of the sandbox add their own tables with `ensure`. Rows tied to one
+multi-file commit reference `intents(id)` with `ON DELETE CASCADE`, so rolling a commit back takes
+them along.
+
+The database file (and its `-wal`/`-shm` companions) must be plain files with one hard link, never
+symlinks; a database SQLite calls malformed is `state_corrupt`, with the state path in the message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import sqlite3
+import stat
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ._errors import SandboxError
+from ._state import StateDir, corrupt, open_state_file
+
+__all__ = ["DB_NAME", "StateIndex"]
+
+DB_NAME = "index.sqlite3"
+_SCHEMA_VERSION = "1"
+_BUSY_MS = 30_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS intents (
+    id INTEGER PRIMARY KEY,
+    state TEXT NOT NULL,          -- open, done
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS intent_files (
+    intent INTEGER NOT NULL REFERENCES intents(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    path TEXT NOT NULL,           -- root-relative target
+    tmp TEXT,                     -- temp file beside the target holding the new bytes
+    old_sha TEXT,                 -- blob id of the old bytes; NULL: the file did not exist
+    new_sha TEXT,                 -- blob id of the new bytes; NULL: the file is deleted
+    PRIMARY KEY (intent, seq)
+);
+CREATE INDEX IF NOT EXISTS intents_open ON intents(state) WHERE state = 'open';
+CREATE TABLE IF NOT EXISTS recoveries (
+    id INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    outcome TEXT NOT NULL,        -- completed, rolled_back, partial
+    paths TEXT NOT NULL,          -- JSON list of the root-relative paths
+    reported INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
+class StateIndex:
+    """The SQLite database of one root's state; thread-safe, shared by several processes.
+
+    `transaction()` yields the connection inside `BEGIN IMMEDIATE ... COMMIT`; `rows()` runs one
+    read query. Every SQLite failure leaves as a `SandboxError` (`state_corrupt` for a damaged
+    database, `io_error` otherwise).
+    """
+
+    path: pathlib.Path
+
+    def __init__(self, state: StateDir) -> None:
+        self.path = state.path / DB_NAME
+        self._lock = threading.RLock()
+        for companion in ("-wal", "-shm", "-journal"):
+            _check_companion(state.fd, DB_NAME + companion, state.path)
+        fd = open_state_file(state.fd, DB_NAME, self.path, os.O_RDWR | os.O_CREAT)
+        try:
+            expected = os.fstat(fd)
+            try:
+                self._db = sqlite3.connect(
+                    self.path, timeout=_BUSY_MS / 1000, isolation_level=None,
+                    check_same_thread=False,
+                )  # fmt: skip
+            except sqlite3.Error as exc:
+                raise self._translate(exc) from exc
+            seen = os.stat(DB_NAME, dir_fd=state.fd, follow_symlinks=False)
+            if (seen.st_dev, seen.st_ino) != (expected.st_dev, expected.st_ino):
+                self._db.close()
+                raise corrupt(self.path, "was replaced while it was being opened")
+        finally:
+            os.close(fd)
+        try:
+            self._setup(state.identity)
+        except SandboxError:
+            self._db.close()
+            raise
+
+    def _setup(self, identity: str) -> None:
+        with self._translated():
+            self._db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+            mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                raise corrupt(self.path, "cannot be put in WAL mode")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+        with self.transaction(durable=False) as db:
+            for statement in _statements(_SCHEMA):
+                db.execute(statement)
+            found = dict(db.execute("SELECT key, value FROM meta").fetchall())
+            if not found:
+                db.execute("INSERT INTO meta VALUES ('schema', ?), ('root', ?)",
+                           (_SCHEMA_VERSION, identity))  # fmt: skip
+            elif found.get("schema") != _SCHEMA_VERSION or found.get("root") != identity:
+                raise corrupt(self.path, "belongs to another root or another schema version")
+
+    def ensure(self, schema: str) -> None:
+        """Create the tables and indexes of `schema` (`CREATE ... IF NOT EXISTS` statements)."""
+        with self.transaction(durable=False) as db:
+            for statement in _statements(schema):
+                db.execute(statement)
+
+    @contextlib.contextmanager
+    def transaction(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """Run the block in one write transaction; commit on success, roll back on any error.
+
+        A durable transaction is on disk when the block returns; one that is not (read records)
+        may be lost by a power cut, never torn.
+        """
+        with self._lock, self._translated():
+            db = self._db
+            db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read query."""
+        with self._lock, self._translated():
+            return self._db.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._db.close()
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise self._translate(exc) from exc
+
+    def _translate(self, exc: sqlite3.Error) -> SandboxError:
+        if isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+            exc, sqlite3.OperationalError | sqlite3.IntegrityError | sqlite3.ProgrammingError
+        ):
+            return corrupt(self.path, f"is damaged ({exc})")
+        text = str(exc)
+        if "malformed" in text or "not a database" in text:
+            return corrupt(self.path, f"is damaged ({text})")
+        return SandboxError(
+            "io_error",
+            f"The state database {self.path} failed: {text}. Retry; if it persists, check the "
+            "disk and the state folder's permissions.",
+            path=str(self.path),
+        )
+
+
+def _check_companion(dir_fd: int, name: str, folder: pathlib.Path) -> None:
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise corrupt(folder / name, f"cannot be inspected ({exc.strerror})") from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise corrupt(folder / name, "is not a regular file")
+    if st.st_nlink != 1:
+        raise corrupt(folder / name, f"has {st.st_nlink} hard links (state files have one)")
+
+
+def _statements(schema: str) -> list[str]:
+    lines = [line.split("--", 1)[0] for line in schema.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

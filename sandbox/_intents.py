@@ -1,0 +1,465 @@
+"""Changes to several files that are all-or-nothing, even across a crash: write-ahead intents.
+
+`Committer.commit` takes the locks of every path, checks each file still holds what the caller
+expects (compare-and-swap), stores the old bytes in the blob store, and then:
+
+1. writes every new content to a temp file beside its target and syncs it;
+2. records the intent — paths, old and new blob ids, temp names — in the state database, in one
+   durable transaction together with the caller's own rows (its undo history);
+3. renames the temp files over their targets (or unlinks deleted files) and syncs the folders;
+4. marks the intent done.
+
+A process killed anywhere in between leaves an open intent. `Committer.recover` (run whenever a
+`Sandbox` opens the root) settles it once no live process holds its locks: when every target holds
+its old or its new bytes and every missing new content is at hand (its temp file or its blob, both
+checked against their ids), the intent is completed; otherwise the files already changed get their
+old bytes back and the intent is deleted, taking the caller's rows along. Either way a `recoveries`
+row records what happened, for the journal, and the temp files are removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import stat
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ._errors import SandboxError, from_oserror
+from ._files import (
+    TEMP_SUFFIX,
+    AbsentType,
+    Version,
+    atomic_write,
+    check_expect,
+    check_regular,
+    hash_file,
+    open_regular,
+    read_open,
+    temp_name,
+)
+from ._gate import PathGate, raced, require_file
+from ._index import StateIndex
+from ._lock import LockTable
+from ._paths import Resolved
+from ._state import StateDir
+from ._store import BlobStore
+
+__all__ = ["Committer", "FileWrite", "Recorder"]
+
+Recorder = Callable[[sqlite3.Connection, int], None]
+"""Adds the caller's rows to an intent's transaction: (connection, intent id)."""
+
+
+@dataclass(frozen=True)
+class FileWrite:
+    """One file of an all-or-nothing change: `data` None deletes the file.
+
+    `expect` is what the file must hold now: a `Version` (its content), or `ABSENT` (must not exist).
+    """
+
+    path: str
+    data: bytes | None
+    expect: Version | AbsentType
+
+
+@dataclass
+class _Prepared:
+    write: FileWrite
+    rel: str
+    entry: Resolved  # the target's folder and name (kept open until the end)
+    tmp: str | None
+    old: bytes | None
+    old_sha: str | None
+    new_sha: str | None
+    version: Version | None
+    made: list[str]
+
+
+class Committer:
+    """Runs and recovers write-ahead intents for one sandbox."""
+
+    def __init__(
+        self,
+        gate: PathGate,
+        locks: LockTable,
+        state: StateDir,
+        index: StateIndex,
+        store: BlobStore,
+        max_bytes: Callable[[], int],
+    ) -> None:
+        self._gate = gate
+        self._locks = locks
+        self._state = state
+        self._index = index
+        self._store = store
+        self._max_bytes = max_bytes
+
+    # --- commit -----------------------------------------------------------------------------
+
+    def commit(
+        self, writes: Sequence[FileWrite], record: Recorder | None = None
+    ) -> list[Version | None]:
+        """Apply every write or none; return each file's new version (None for a delete)."""
+        rels = [self._gate.rel(w.path, check_deny=True, write=True) for w in writes]
+        if len(set(rels)) != len(rels):
+            raise SandboxError(
+                "invalid_path", "The change names one file twice; give each file once."
+            )
+        with contextlib.ExitStack() as stack:
+            for rel in sorted(rels):
+                stack.enter_context(self._locks.hold(rel))
+            prepared: list[_Prepared] = []
+            try:
+                for write, rel in zip(writes, rels, strict=True):
+                    item = self._prepare(write, rel, stack)
+                    prepared.append(item)
+                    stack.callback(item.entry.close)
+                intent = self._record(prepared, record)
+            except BaseException:
+                self._discard(prepared)
+                raise
+            try:
+                self._apply(prepared)
+            except (OSError, SandboxError):
+                self._undo_applied(prepared, intent)
+                raise
+            with self._index.transaction(durable=False) as db:
+                db.execute("DELETE FROM intent_files WHERE intent = ?", (intent,))
+                if record is None:
+                    db.execute("DELETE FROM intents WHERE id = ?", (intent,))
+                else:
+                    db.execute("UPDATE intents SET state = 'done' WHERE id = ?", (intent,))
+        return [item.version for item in prepared]
+
+    def _prepare(self, write: FileWrite, rel: str, stack: contextlib.ExitStack) -> _Prepared:
+        if write.data is None:
+            entry = self._gate.resolve(write.path, follow=False, write=True)
+            made: list[str] = []
+        else:
+            made = self._missing_dirs(rel)
+            entry = self._gate.resolve(write.path, make_parents=True, write=True)
+        try:
+            require_file(entry, write.path)
+            assert entry.name is not None
+            if entry.rel != rel and write.data is not None:
+                raise raced(write.path)
+            old, current = self._current(entry)
+            check_expect(write.expect, current, entry.rel)
+            if write.data is None and current is None:
+                raise SandboxError(
+                    "not_found", f"{entry.rel!r} does not exist; nothing to delete.", path=rel
+                )
+            old_sha = None if old is None else self._store.put(old)
+            item = _Prepared(write, rel, entry, None, old, old_sha, None, None, made)
+            if write.data is not None:
+                item.tmp = temp_name()
+                stack.enter_context(self._state.pending(entry.rel.rpartition("/")[0], item.tmp))
+                item.version = _write_temp(entry, item.tmp, write.data, rel)
+                item.new_sha = item.version.sha256
+            return item
+        except BaseException:
+            entry.close()
+            self._remove_dirs(made)
+            raise
+
+    def _current(self, entry: Resolved) -> tuple[bytes | None, Version | None]:
+        """The bytes and version the entry's file holds now (None, None when there is none)."""
+        assert entry.name is not None
+        if entry.stat is None:
+            return None, None
+        if stat.S_ISLNK(entry.stat.st_mode):
+            # A link named for deletion: the link goes, its target's content is what is compared.
+            with self._gate.resolve(entry.rel) as target:
+                assert target.name is not None
+                fd, st = open_regular(target.dir_fd, target.name, target.rel)
+        else:
+            check_regular(entry.stat, entry.rel)
+            fd, st = open_regular(entry.dir_fd, entry.name, entry.rel)
+        data, version, _ = read_open(fd, st, entry.rel, self._max_bytes())
+        return data, version
+
+    def _record(self, prepared: list[_Prepared], record: Recorder | None) -> int:
+        with self._index.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO intents (state, created) VALUES ('open', ?)", (time.time(),)
+            )
+            intent = cur.lastrowid
+            assert intent is not None
+            db.executemany(
+                "INSERT INTO intent_files VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (intent, seq, p.entry.rel, p.tmp, p.old_sha, p.new_sha)
+                    for seq, p in enumerate(prepared)
+                ],
+            )
+            if record is not None:
+                record(db, intent)
+        return intent
+
+    def _apply(self, prepared: list[_Prepared]) -> None:
+        synced: set[int] = set()
+        for item in prepared:
+            entry = item.entry
+            assert entry.name is not None
+            try:
+                if item.tmp is not None:
+                    os.rename(item.tmp, entry.name, src_dir_fd=entry.dir_fd,
+                              dst_dir_fd=entry.dir_fd)  # fmt: skip
+                    item.tmp = None
+                else:
+                    os.unlink(entry.name, dir_fd=entry.dir_fd)
+            except OSError as exc:
+                raise from_oserror(exc, item.rel, "write") from exc
+        for item in prepared:
+            if item.entry.dir_fd not in synced:
+                synced.add(item.entry.dir_fd)
+                try:
+                    os.fsync(item.entry.dir_fd)
+                except OSError as exc:
+                    raise from_oserror(exc, item.rel, "write") from exc
+
+    def _undo_applied(self, prepared: list[_Prepared], intent: int) -> None:
+        """Put back the old bytes of the files already changed, then drop the intent."""
+        for item in prepared:
+            entry = item.entry
+            assert entry.name is not None
+            applied = item.tmp is None and (item.write.data is not None or not self._exists(item))
+            if not applied:
+                continue
+            with contextlib.suppress(OSError, SandboxError):
+                if item.old is None:
+                    os.unlink(entry.name, dir_fd=entry.dir_fd)
+                else:
+                    tmp = temp_name()
+                    with self._state.pending(entry.rel.rpartition("/")[0], tmp):
+                        atomic_write(entry.dir_fd, entry.name, item.old, item.rel, tmp=tmp,
+                                     like=entry.stat)  # fmt: skip
+        self._discard(prepared)
+        with contextlib.suppress(SandboxError), self._index.transaction() as db:
+            db.execute("DELETE FROM intents WHERE id = ?", (intent,))
+
+    @staticmethod
+    def _exists(item: _Prepared) -> bool:
+        assert item.entry.name is not None
+        try:
+            os.stat(item.entry.name, dir_fd=item.entry.dir_fd, follow_symlinks=False)
+        except OSError:
+            return False
+        return True
+
+    def _discard(self, prepared: list[_Prepared]) -> None:
+        """Remove the temp files not renamed yet and the folders made for new files."""
+        for item in prepared:
+            if item.tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(item.tmp, dir_fd=item.entry.dir_fd)
+                item.tmp = None
+        for item in reversed(prepared):
+            self._remove_dirs(item.made)
+
+    def _missing_dirs(self, rel: str) -> list[str]:
+        parts = rel.split("/")[:-1]
+        missing = []
+        for k in range(len(parts)):
+            folder = "/".join(parts[: k + 1])
+            try:
+                with self._gate.resolve(folder, check_deny=False) as r:
+                    found = r.stat is not None
+            except SandboxError as exc:
+                if exc.code != "not_found":
+                    raise
+                found = False
+            if not found:
+                missing.append(folder)
+        return missing
+
+    def _remove_dirs(self, folders: list[str]) -> None:
+        # Deepest first; a folder someone else put a file in meanwhile is not ours to remove.
+        for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
+            with (
+                contextlib.suppress(SandboxError, OSError),
+                self._gate.resolve(folder, follow=False, check_deny=False) as r,
+            ):
+                if r.name is not None and r.stat is not None and stat.S_ISDIR(r.stat.st_mode):
+                    os.rmdir(r.name, dir_fd=r.dir_fd)
+
+    # --- recovery ---------------------------------------------------------------------------
+
+    def recover(self) -> int:
+        """Settle the open intents of writers that died; return how many were settled."""
+        settled = 0
+        for (intent,) in self._index.rows("SELECT id FROM intents WHERE state = 'open'"):
+            files = self._index.rows(
+                "SELECT path, tmp, old_sha, new_sha FROM intent_files WHERE intent = ? "
+                "ORDER BY seq",
+                (intent,),
+            )
+            with self._locks.try_hold([row[0] for row in files]) as free:
+                if not free:
+                    continue  # its writer is alive and holds the locks
+                still = self._index.rows("SELECT 1 FROM intents WHERE id = ? AND state = 'open'",
+                                         (intent,))  # fmt: skip
+                if still:
+                    self._settle(intent, [_Target(*row) for row in files])
+                    settled += 1
+        return settled
+
+    def _settle(self, intent: int, targets: list[_Target]) -> None:
+        for target in targets:
+            target.look(self._gate)
+        try:
+            forward = all(t.at_old or t.at_new for t in targets) and all(
+                t.at_new or t.new_sha is None or t.tmp_ok or self._store.has(t.new_sha)
+                for t in targets
+            )
+            if forward:
+                outcome = "completed"
+                for t in targets:
+                    if not t.at_new:
+                        self._put(t, t.new_sha, use_tmp=True)
+            else:
+                outcome = "rolled_back"
+                for t in targets:
+                    if (
+                        t.at_new and not t.at_old and not self._put(t, t.old_sha, use_tmp=False)
+                    ) or (not t.at_new and not t.at_old):
+                        outcome = "partial"
+            for t in targets:
+                t.drop_tmp()
+        finally:
+            for t in targets:
+                t.close()
+        with self._index.transaction() as db:
+            db.execute("DELETE FROM intent_files WHERE intent = ?", (intent,))
+            if outcome == "completed":
+                db.execute("UPDATE intents SET state = 'done' WHERE id = ?", (intent,))
+            else:
+                db.execute("DELETE FROM intents WHERE id = ?", (intent,))
+            db.execute(
+                "INSERT INTO recoveries (at, outcome, paths) VALUES (?, ?, ?)",
+                (time.time(), outcome, json.dumps([t.path for t in targets])),
+            )
+
+    def _put(self, t: _Target, sha: str | None, *, use_tmp: bool) -> bool:
+        """Make target `t` hold the blob `sha` (None: no file); False when that is impossible."""
+        if t.dir_fd < 0:
+            if sha is None:
+                return True
+            try:
+                t.entry = self._gate.resolve(t.path, make_parents=True, check_deny=False)
+            except SandboxError:
+                return False
+            t.dir_fd = t.entry.dir_fd
+        try:
+            if sha is None:
+                os.unlink(t.name, dir_fd=t.dir_fd)
+            elif use_tmp and t.tmp_ok and t.tmp is not None:
+                os.rename(t.tmp, t.name, src_dir_fd=t.dir_fd, dst_dir_fd=t.dir_fd)
+                t.tmp = None
+            else:
+                data = self._store.get(sha)
+                tmp = temp_name()
+                with self._state.pending(t.path.rpartition("/")[0], tmp):
+                    atomic_write(t.dir_fd, t.name, data, t.path, tmp=tmp, like=t.stat)
+            os.fsync(t.dir_fd)
+        except (OSError, SandboxError):
+            return False
+        return True
+
+
+class _Target:
+    """One file of an open intent, as found on disk when recovering."""
+
+    def __init__(self, path: str, tmp: str | None, old_sha: str | None, new_sha: str | None):
+        self.path, self.tmp, self.old_sha, self.new_sha = path, tmp, old_sha, new_sha
+        self.name = path.rpartition("/")[2]
+        self.entry: Resolved | None = None
+        self.dir_fd = -1
+        self.stat: os.stat_result | None = None
+        self.at_old = self.at_new = self.tmp_ok = False
+
+    def look(self, gate: PathGate) -> None:
+        try:
+            self.entry = gate.resolve(self.path, follow=False, check_deny=False)
+        except SandboxError:
+            current: str | bool | None = None  # its folder is gone: no file there
+        else:
+            self.dir_fd = self.entry.dir_fd
+            current = self._sha()
+            self.tmp_ok = self._tmp_holds_new()
+        self.at_old = current == self.old_sha
+        self.at_new = current == self.new_sha
+
+    def _sha(self) -> str | bool | None:
+        """The file's sha256, None when absent, False when something else stands there."""
+        try:
+            st = os.stat(self.name, dir_fd=self.dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return False
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        self.stat = st
+        try:
+            found = hash_file(self.dir_fd, self.name, self.path)
+        except SandboxError:
+            return False
+        return None if found is None else found[0].sha256
+
+    def _tmp_holds_new(self) -> bool:
+        if self.tmp is None or not self.tmp.endswith(TEMP_SUFFIX) or "/" in self.tmp:
+            return False
+        try:
+            found = hash_file(self.dir_fd, self.tmp, self.tmp)
+        except SandboxError:
+            return False
+        return found is not None and found[0].sha256 == self.new_sha
+
+    def drop_tmp(self) -> None:
+        if self.dir_fd < 0 or self.tmp is None or not self.tmp.endswith(TEMP_SUFFIX):
+            return
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(os.stat(self.tmp, dir_fd=self.dir_fd, follow_symlinks=False).st_mode):
+                os.unlink(self.tmp, dir_fd=self.dir_fd)
+
+    def close(self) -> None:
+        if self.entry is not None:
+            self.entry.close()
+
+
+def _write_temp(entry: Resolved, tmp: str, data: bytes, rel: str) -> Version:
+    """Write `data` to the temp file `tmp` beside the target, with the target's mode; sync it."""
+    assert entry.name is not None
+    like = None
+    if entry.stat is not None:
+        check_regular(entry.stat, rel)
+        like = entry.stat
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o666, dir_fd=entry.dir_fd)  # fmt: skip
+    except OSError as exc:
+        raise from_oserror(exc, rel, "create a temp file for") from exc
+    try:
+        if like is not None:
+            with contextlib.suppress(PermissionError):
+                if (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
+                    os.fchown(fd, like.st_uid, like.st_gid)
+            os.fchmod(fd, stat.S_IMODE(like.st_mode))
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+        st = os.fstat(fd)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=entry.dir_fd)
+        raise from_oserror(exc, rel, "write") from exc
+    finally:
+        os.close(fd)
+    return Version(hashlib.sha256(data).hexdigest(), len(data), st.st_mtime_ns, st.st_ino)

@@ -1,0 +1,20 @@
+"""Fixtures for the whole suite: state never goes into the user's home."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def state_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> pathlib.Path:
+    """Point the state directory at a fresh temporary folder (outside every test's root).
+
+    Set in the environment, so child processes the test starts inherit it.
+    """
+    folder = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("EDITTOOLS_STATE_DIR", str(folder))
+    return folder
