@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Iterator
 
 import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[pathlib.Path]:
+    """A state directory for fixtures wider than one test (the per-test one below wins inside)."""
+    folder = tmp_path_factory.mktemp("session-state")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EDITTOOLS_STATE_DIR", str(folder))
+        yield folder
 
 
 @pytest.fixture(autouse=True)

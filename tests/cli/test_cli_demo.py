@@ -16,10 +16,22 @@ from edittools.cli import _parser, main
 
 
 @pytest.fixture(scope="module")
-def demo_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess[str], Path]:
+def demo_state(tmp_path_factory) -> Path:
+    """The state folder of this module's demo run."""
+    return tmp_path_factory.mktemp("demo-state")
+
+
+@pytest.fixture(autouse=True)
+def use_demo_state(demo_state, monkeypatch) -> None:
+    """The commands these tests run in-process read the demo's state."""
+    monkeypatch.setenv("EDITTOOLS_STATE_DIR", str(demo_state))
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory, demo_state) -> tuple[subprocess.CompletedProcess[str], Path]:
     """One `edittools demo --keep DIR` as a child process, shared by the demo tests."""
     root = tmp_path_factory.mktemp("demo") / "sandbox"
-    return run("demo", "--keep", root), root
+    return run("demo", "--keep", root, env={"EDITTOOLS_STATE_DIR": str(demo_state)}), root
 
 
 @pytest.mark.integration
@@ -44,13 +56,12 @@ def test_demo_runs_every_step_and_labels_both_channels(demo_run):
 @pytest.mark.integration
 def test_demo_keeps_a_journal_that_log_and_preview_read(demo_run, capsys):
     proc, root = demo_run
-    journal = root / ".edittools" / "journal.jsonl"
-    assert f"edittools preview {journal}" in proc.stdout
+    assert f"edittools preview --root {root}" in proc.stdout
     assert main(["log", "--root", str(root)]) == 0
     names = [line.split()[1:3] for line in capsys.readouterr().out.splitlines()]
     assert names == [["edit", "app.py"], ["apply_patch", "app.py"],
                      ["apply_patch", "README.md"], ["undo", "app.py"]]  # fmt: skip
-    assert main(["preview", "--json", str(journal)]) == 0
+    assert main(["preview", "--json", "--root", str(root)]) == 0
     events = [StreamEvent.model_validate_json(x) for x in capsys.readouterr().out.splitlines()]
     assert [e.name for e in events] == ["read", "edit", "edit", "apply_patch", "undo"]
 
@@ -73,8 +84,7 @@ def test_demo_without_keep_leaves_nothing_behind(tmp_path):
 def test_report_writes_one_card_per_result(demo_run, tmp_path, capsys):
     _, root = demo_run
     page = tmp_path / "out.html"
-    journal = root / ".edittools" / "journal.jsonl"
-    assert main(["report", str(journal), "-o", str(page)]) == 0
+    assert main(["report", "--root", str(root), "-o", str(page)]) == 0
     out = capsys.readouterr().out
     html = page.read_text()
     # The command repeats the page's own summary, word for word.

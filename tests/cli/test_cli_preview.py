@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import json
 from pathlib import Path
 
@@ -92,7 +94,10 @@ def journal(tmp_path: Path) -> tuple[Path, list[StreamEvent]]:
         s.apply_patch("*** Begin Patch\n*** Add File: new.txt\n+hello\n*** End Patch\n")
         s.undo("app.py")
         events = s.journal()
-    return tmp_path / ".edittools" / "journal.jsonl", events
+    exported = tmp_path.parent / f"{tmp_path.name}-journal.jsonl"
+    with exported.open("w") as out, contextlib.redirect_stdout(out):
+        assert main(["log", "--jsonl", "--root", str(tmp_path)]) == 0
+    return exported, events
 
 
 def _preview(capsys, *args: str) -> tuple[int, str]:
@@ -119,6 +124,20 @@ def test_journal_json_is_one_event_per_call_as_the_session_journals_it(journal, 
     assert status == 0 and len(lines) == len(events) == 5
     parsed = [StreamEvent.model_validate_json(line) for line in lines]
     assert parsed == events
+
+
+def test_preview_root_reads_the_journal_through_the_state_index(journal, capsys, tmp_path):
+    _, events = journal
+    status, out = _preview(capsys, "--json", "--root", str(tmp_path))
+    assert status == 0
+    assert [StreamEvent.model_validate_json(line) for line in out.splitlines()] == events
+
+
+def test_preview_wants_a_file_or_a_root_not_both(journal, capsys, tmp_path):
+    path, _ = journal
+    assert main(["preview", str(path), "--root", str(tmp_path)]) == 2
+    assert main(["preview"]) == 2
+    assert "either a file" in capsys.readouterr().err
 
 
 def test_transcript_pairs_calls_with_results_relative_to_its_cwd(tmp_path, capsys):

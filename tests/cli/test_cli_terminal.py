@@ -34,8 +34,7 @@ def big_journal(tmp_path_factory) -> Path:
         s.read("app.py")
         s.edit("app.py", "b = 2", "b = 3")
         s.edit("app.py", "missing", "x")
-    journal = root / ".edittools" / "journal.jsonl"
-    lines = journal.read_text().splitlines()
+        lines = [event.model_dump_json(by_alias=True) for event in s.journal()]
     big = root / "big.jsonl"
     count = _MANY_RESULTS + 99
     big.write_text("".join(lines[i % len(lines)] + "\n" for i in range(count)))

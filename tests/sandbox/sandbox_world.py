@@ -34,11 +34,11 @@ class World:
         return _snapshot(self.base, skip=self.root)
 
     def snapshot_root(self) -> dict[str, tuple[str, bytes | str]]:
-        """Every entry under the root except the state folder."""
-        return _snapshot(self.root, skip=self.root / ".edittools")
+        """Every entry under the root (state lives outside it)."""
+        return _snapshot(self.root, skip=None)
 
 
-def _snapshot(top: pathlib.Path, skip: pathlib.Path) -> dict[str, tuple[str, bytes | str]]:
+def _snapshot(top: pathlib.Path, skip: pathlib.Path | None) -> dict[str, tuple[str, bytes | str]]:
     out: dict[str, tuple[str, bytes | str]] = {}
     for dirpath, dirnames, filenames in os.walk(top):
         here = pathlib.Path(dirpath)

@@ -171,7 +171,7 @@ def test_sigkill_during_writes_leaves_old_or_new_bytes(tmp_path: pathlib.Path) -
         killed_mid_write += current != last
         # The next start sweeps whatever the killed writer left behind.
         with Sandbox(root) as box:
-            assert sorted(os.listdir(root)) == [".edittools", "big.bin"]
+            assert sorted(os.listdir(root)) == ["big.bin"]
             assert os.listdir(box.state_path / "pending") == []
     assert killed_mid_write > 20  # many kills did land inside a write
 

@@ -25,7 +25,7 @@ def test_put_get_has(sb: Sandbox) -> None:
     assert len(_blob_files(sb)) == 1
     other = sb.store.put(b"")
     assert other != blob_id and sb.store.get(other) == b""
-    assert (sb.state_path / ".gitignore").read_text() == "*\n"
+    assert not sb.state_path.is_relative_to(sb.root)  # the store is not in the root
 
 
 def test_putting_stored_bytes_again_writes_nothing(sb: Sandbox) -> None:
@@ -47,12 +47,14 @@ def test_missing_and_malformed_ids(sb: Sandbox) -> None:
         assert info.value.code == "blob_missing"
 
 
-def test_store_before_anything_was_written_creates_nothing(world: World) -> None:
+def test_store_before_anything_was_written_creates_nothing_in_the_root(world: World) -> None:
+    before = sorted(p.name for p in world.root.iterdir())
     with Sandbox(world.root) as box:
         assert not box.store.has("0" * 64)
         with pytest.raises(SandboxError):
             box.store.get("0" * 64)
-        assert not box.state_path.exists()
+        assert _blob_files(box) == []
+    assert sorted(p.name for p in world.root.iterdir()) == before
 
 
 def test_corrupt_blob_is_reported(sb: Sandbox) -> None:
@@ -73,6 +75,7 @@ def test_store_is_shared_between_sandboxes_and_leaves_no_temp_files(world: World
         names = [n for _, _, files in os.walk(a.state_path / "blobs") for n in files]
         assert not [n for n in names if n.endswith(".edittools-tmp")]
         assert os.listdir(a.state_path / "pending") == []
+        assert os.listdir(a.state_path / "tmp") == []
 
 
 def test_public_api_cannot_reach_the_blobs(sb: Sandbox) -> None:
