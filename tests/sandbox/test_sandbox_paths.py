@@ -156,7 +156,9 @@ def test_make_parents_does_not_create_denied_folders(denied_box: Sandbox) -> Non
     assert info.value.code == "denied"
 
 
-def test_state_folder_is_outside_the_root_one_per_root(world: World, tmp_path: pathlib.Path) -> None:
+def test_state_folder_is_outside_the_root_one_per_root(
+    world: World, tmp_path: pathlib.Path
+) -> None:
     other = tmp_path / "other-root"
     other.mkdir()
     os.symlink(world.root, tmp_path / "alias")

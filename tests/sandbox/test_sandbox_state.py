@@ -118,9 +118,7 @@ def test_a_corrupt_database_is_state_corrupt_naming_it(world: World, resolver: s
 
 
 @pytest.mark.parametrize("name", ["index.sqlite3", "index.sqlite3-wal"])
-def test_a_hard_linked_database_file_is_refused(
-    world: World, resolver: str, name: str
-) -> None:
+def test_a_hard_linked_database_file_is_refused(world: World, resolver: str, name: str) -> None:
     state = state_of(world, resolver)
     outside = world.outside / "linked-db"
     if (state / name).exists():
