@@ -35,6 +35,7 @@ LAYER_OF_PREFIX = {
     "edittools.syntax": "syntax",
     "edittools._workspace": "state",
     "edittools._external": "state",
+    "edittools._journal": "state",
     "edittools._errors": "state",
     "edittools._options": "state",
     "edittools.tools": "tools",

@@ -87,7 +87,7 @@ def register(sub: Any) -> None:
 def _add_source(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", help="a JSON/JSONL file, or - for standard input")
     p.add_argument("--root", type=Path, default=None,
-                   help="show the journal of this sandbox instead of a file")  # fmt: skip
+                   help="show the journal of this sandbox (instead of FILE)")  # fmt: skip
     p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
 
 

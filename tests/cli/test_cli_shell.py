@@ -53,6 +53,8 @@ def test_every_root_option_states_its_default_or_that_it_is_required(capsys) -> 
                 assert action.help is not None
                 if action.required:
                     assert "(required)" in action.help, name
+                elif "(instead of FILE)" in action.help:  # preview/report: a journal or a file
+                    assert action.default is None, name
                 else:
                     assert f"(default: {'the current directory'})" in action.help, name
                     assert action.default == Path(".")
