@@ -152,3 +152,34 @@ def test_apply_patch_dash_p_strips_like_patch(tmp_path: Path) -> None:
     proc = _apply(tmp_path, patch, "-p", "2", "-")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "pkg" / "f.txt").read_bytes() == b"a\nB\n"
+
+
+def test_every_command_with_a_root_takes_a_state_dir() -> None:
+    with_root = [
+        name
+        for name, command in _commands().items()
+        if any("--root" in action.option_strings for action in command._actions)
+    ]
+    assert {"read", "write", "edit", "apply-patch", "undo", "log", "watch", "preview"} <= set(
+        with_root
+    )
+    for name in with_root:
+        options = {o for action in _commands()[name]._actions for o in action.option_strings}
+        assert "--state-dir" in options, name
+    from edittools.mcp_server._command import serve_parser
+
+    serve_options = {o for action in serve_parser("serve")._actions for o in action.option_strings}
+    assert "--state-dir" in serve_options
+
+
+def test_state_dir_option_puts_the_state_there(tmp_path: Path, capsys) -> None:
+    root, state = tmp_path / "root", tmp_path / "state"
+    root.mkdir()
+    assert main(["write", "--root", str(root), "--state-dir", str(state), "a.txt", "hi\n"]) == 0
+    (folder,) = state.iterdir()
+    assert (folder / "index.sqlite3").is_file()
+    capsys.readouterr()
+    assert main(["log", "--root", str(root), "--state-dir", str(state)]) == 0
+    assert "a.txt  +1 -0" in capsys.readouterr().out
+    assert main(["log", "--root", str(root)]) == 0  # the default state folder knows nothing of it
+    assert "No changes journaled" in capsys.readouterr().out

@@ -85,3 +85,19 @@ def test_a_damaged_journal_row_is_skipped(tmp_path: Path) -> None:
     with Session(tmp_path) as s:
         s.write("m.txt", "x\n")
         assert [e.name for e in s.journal()] == ["write", "write"]
+
+
+def test_journal_rows_hold_blob_ids_not_texts(tmp_path: Path) -> None:
+    text = "a line the journal keeps by blob id\n" * 50
+    with Session(tmp_path) as s:
+        s.write("n.txt", text)
+        db = sqlite3.connect(s.sandbox.index.path)
+        (event, texts), *_ = db.execute("SELECT event, texts FROM journal").fetchall()
+        db.close()
+        payload = json.loads(event)["artifact"]["payload"]
+        assert payload["new"] is None and payload["old"] is None  # hunks and stats stay
+        assert payload["stats"] == {"added": 50, "removed": 0}
+        ((_, side, blob),) = json.loads(texts)
+        assert side == "new" and s.sandbox.store.get(blob) == text.encode()
+        # Read back, the event has its text again, checked against the blob id.
+        assert s.journal()[0].artifact.payload.new == text  # type: ignore[union-attr]
