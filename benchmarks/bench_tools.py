@@ -48,10 +48,12 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as root:
-        body = _make_file(Path(root, "big.py"), args.lines)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp, "root")  # the state goes beside it, not into the user's state folder
+        root.mkdir()
+        body = _make_file(root / "big.py", args.lines)
         size = Path(root, "big.py").stat().st_size
-        sb = Sandbox(root)
+        sb = Sandbox(root, state_dir=Path(tmp, "state"))
 
         def baseline() -> None:
             data, version = sb.read_bytes("big.py")
