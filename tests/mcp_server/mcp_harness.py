@@ -25,9 +25,11 @@ async def connected(
     args = ["-m", "edittools.mcp_server", "--root", str(root), *options]
     if surface is not None:
         args += ["--surface", surface]
-    # A stdio child gets a minimal environment; the project is not installed, so point at it.
+    # A stdio child gets a minimal environment; the project is not installed, so point at it,
+    # and keep its state in the test's state folder (never in the user's home).
     env = {
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
+        "EDITTOOLS_STATE_DIR": os.environ["EDITTOOLS_STATE_DIR"],
     }
     params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=str(root))
     with open(os.devnull, "w") as quiet:
