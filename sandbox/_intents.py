@@ -71,13 +71,15 @@ class FileWrite:
 class _Prepared:
     write: FileWrite
     rel: str
-    entry: Resolved  # the target's folder and name (kept open until the end)
+    target: str  # the entry changed (a written file's real path; a deleted link's own path)
+    like: os.stat_result | None  # the replaced file's stat, for its mode on a rollback
     tmp: str | None
     old: bytes | None
     old_sha: str | None
     new_sha: str | None
     version: Version | None
     made: list[str]
+    applied: bool = False
 
 
 class Committer:
@@ -116,9 +118,7 @@ class Committer:
             prepared: list[_Prepared] = []
             try:
                 for write, rel in zip(writes, rels, strict=True):
-                    item = self._prepare(write, rel, stack)
-                    prepared.append(item)
-                    stack.callback(item.entry.close)
+                    prepared.append(self._prepare(write, rel, stack))
                 intent = self._record(prepared, record)
             except BaseException:
                 self._discard(prepared)
@@ -137,6 +137,8 @@ class Committer:
         return [item.version for item in prepared]
 
     def _prepare(self, write: FileWrite, rel: str, stack: contextlib.ExitStack) -> _Prepared:
+        # No descriptor is kept past this call: a change of thousands of files stays under a low
+        # open-file limit; the folders are resolved again (beneath the root) to rename.
         if write.data is None:
             entry = self._gate.resolve(write.path, follow=False, write=True)
             made: list[str] = []
@@ -155,7 +157,8 @@ class Committer:
                     "not_found", f"{entry.rel!r} does not exist; nothing to delete.", path=rel
                 )
             old_sha = None if old is None else self._store.put(old)
-            item = _Prepared(write, rel, entry, None, old, old_sha, None, None, made)
+            item = _Prepared(write, rel, entry.rel, entry.stat, None, old, old_sha, None, None,
+                             made)  # fmt: skip
             if write.data is not None:
                 item.tmp = temp_name()
                 stack.enter_context(self._state.pending(entry.rel.rpartition("/")[0], item.tmp))
@@ -163,9 +166,14 @@ class Committer:
                 item.new_sha = item.version.sha256
             return item
         except BaseException:
-            entry.close()
             self._remove_dirs(made)
             raise
+        finally:
+            entry.close()
+
+    def _parent(self, item: _Prepared) -> Resolved:
+        """The folder of the item's target and its name, resolved again (caller closes)."""
+        return self._gate.resolve(item.target, follow=False, check_deny=False)
 
     def _current(self, entry: Resolved) -> tuple[bytes | None, Version | None]:
         """The bytes and version the entry's file holds now (None, None when there is none)."""
@@ -193,7 +201,7 @@ class Committer:
             db.executemany(
                 "INSERT INTO intent_files VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (intent, seq, p.entry.rel, p.tmp, p.old_sha, p.new_sha)
+                    (intent, seq, p.target, p.tmp, p.old_sha, p.new_sha)
                     for seq, p in enumerate(prepared)
                 ],
             )
@@ -202,62 +210,58 @@ class Committer:
         return intent
 
     def _apply(self, prepared: list[_Prepared]) -> None:
-        synced: set[int] = set()
+        folders: dict[str, str] = {}  # folder -> one of its targets, to sync each folder once
         for item in prepared:
-            entry = item.entry
-            assert entry.name is not None
-            try:
-                if item.tmp is not None:
-                    os.rename(item.tmp, entry.name, src_dir_fd=entry.dir_fd,
-                              dst_dir_fd=entry.dir_fd)  # fmt: skip
-                    item.tmp = None
-                else:
-                    os.unlink(entry.name, dir_fd=entry.dir_fd)
-            except OSError as exc:
-                raise from_oserror(exc, item.rel, "write") from exc
-        for item in prepared:
-            if item.entry.dir_fd not in synced:
-                synced.add(item.entry.dir_fd)
+            with self._parent(item) as entry:
+                assert entry.name is not None
                 try:
-                    os.fsync(item.entry.dir_fd)
+                    if item.tmp is not None:
+                        os.rename(item.tmp, entry.name, src_dir_fd=entry.dir_fd,
+                                  dst_dir_fd=entry.dir_fd)  # fmt: skip
+                        item.tmp = None
+                    else:
+                        os.unlink(entry.name, dir_fd=entry.dir_fd)
+                    item.applied = True
                 except OSError as exc:
                     raise from_oserror(exc, item.rel, "write") from exc
+            folders.setdefault(item.target.rpartition("/")[0], item.target)
+        for folder, target in folders.items():
+            with self._gate.resolve(folder or ".", check_deny=False) as r:
+                fd = r.dir_fd if r.name is None else os.open(
+                    r.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                    dir_fd=r.dir_fd)  # fmt: skip
+                try:
+                    os.fsync(fd)
+                except OSError as exc:
+                    raise from_oserror(exc, target, "write") from exc
+                finally:
+                    if fd != r.dir_fd:
+                        os.close(fd)
 
     def _undo_applied(self, prepared: list[_Prepared], intent: int) -> None:
         """Put back the old bytes of the files already changed, then drop the intent."""
         for item in prepared:
-            entry = item.entry
-            assert entry.name is not None
-            applied = item.tmp is None and (item.write.data is not None or not self._exists(item))
-            if not applied:
+            if not item.applied:
                 continue
-            with contextlib.suppress(OSError, SandboxError):
+            with contextlib.suppress(OSError, SandboxError), self._parent(item) as entry:
+                assert entry.name is not None
                 if item.old is None:
                     os.unlink(entry.name, dir_fd=entry.dir_fd)
                 else:
                     tmp = temp_name()
-                    with self._state.pending(entry.rel.rpartition("/")[0], tmp):
+                    with self._state.pending(item.target.rpartition("/")[0], tmp):
                         atomic_write(entry.dir_fd, entry.name, item.old, item.rel, tmp=tmp,
-                                     like=entry.stat)  # fmt: skip
+                                     like=item.like)  # fmt: skip
         self._discard(prepared)
         with contextlib.suppress(SandboxError), self._index.transaction() as db:
             db.execute("DELETE FROM intents WHERE id = ?", (intent,))
-
-    @staticmethod
-    def _exists(item: _Prepared) -> bool:
-        assert item.entry.name is not None
-        try:
-            os.stat(item.entry.name, dir_fd=item.entry.dir_fd, follow_symlinks=False)
-        except OSError:
-            return False
-        return True
 
     def _discard(self, prepared: list[_Prepared]) -> None:
         """Remove the temp files not renamed yet and the folders made for new files."""
         for item in prepared:
             if item.tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(item.tmp, dir_fd=item.entry.dir_fd)
+                with contextlib.suppress(OSError, SandboxError), self._parent(item) as entry:
+                    os.unlink(item.tmp, dir_fd=entry.dir_fd)
                 item.tmp = None
         for item in reversed(prepared):
             self._remove_dirs(item.made)
@@ -305,35 +309,33 @@ class Committer:
                 still = self._index.rows("SELECT 1 FROM intents WHERE id = ? AND state = 'open'",
                                          (intent,))  # fmt: skip
                 if still:
-                    self._settle(intent, [_Target(*row) for row in files])
+                    try:
+                        self._settle(intent, [_Target(*row) for row in files])
+                    except (OSError, SandboxError):
+                        continue  # could not look at every file: left for a later open
                     settled += 1
         return settled
 
     def _settle(self, intent: int, targets: list[_Target]) -> None:
         for target in targets:
-            target.look(self._gate)
-        try:
-            forward = all(t.at_old or t.at_new for t in targets) and all(
-                t.at_new or t.new_sha is None or t.tmp_ok or self._store.has(t.new_sha)
-                for t in targets
-            )
-            if forward:
-                outcome = "completed"
-                for t in targets:
-                    if not t.at_new:
-                        self._put(t, t.new_sha, use_tmp=True)
-            else:
-                outcome = "rolled_back"
-                for t in targets:
-                    if (
-                        t.at_new and not t.at_old and not self._put(t, t.old_sha, use_tmp=False)
-                    ) or (not t.at_new and not t.at_old):
-                        outcome = "partial"
+            target.look(self._gate)  # an unexpected failure leaves the intent for a later open
+        forward = all(t.at_old or t.at_new for t in targets) and all(
+            t.at_new or t.new_sha is None or t.tmp_ok or self._store.has(t.new_sha) for t in targets
+        )
+        outcome = "completed"
+        if forward and not all(t.at_new or self._put(t, t.new_sha, use_tmp=True) for t in targets):
+            for target in targets:  # a new content could not be put in place: go back instead
+                target.look(self._gate)
+            forward = False
+        if not forward:
+            outcome = "rolled_back"
             for t in targets:
-                t.drop_tmp()
-        finally:
-            for t in targets:
-                t.close()
+                if (t.at_new and not t.at_old and not self._put(t, t.old_sha, use_tmp=False)) or (
+                    not t.at_new and not t.at_old
+                ):
+                    outcome = "partial"
+        for t in targets:
+            t.drop_tmp(self._gate)
         with self._index.transaction() as db:
             db.execute("DELETE FROM intent_files WHERE intent = ?", (intent,))
             if outcome == "completed":
@@ -347,90 +349,82 @@ class Committer:
 
     def _put(self, t: _Target, sha: str | None, *, use_tmp: bool) -> bool:
         """Make target `t` hold the blob `sha` (None: no file); False when that is impossible."""
-        if t.dir_fd < 0:
-            if sha is None:
-                return True
-            try:
-                t.entry = self._gate.resolve(t.path, make_parents=True, check_deny=False)
-            except SandboxError:
-                return False
-            t.dir_fd = t.entry.dir_fd
         try:
-            if sha is None:
-                os.unlink(t.name, dir_fd=t.dir_fd)
-            elif use_tmp and t.tmp_ok and t.tmp is not None:
-                os.rename(t.tmp, t.name, src_dir_fd=t.dir_fd, dst_dir_fd=t.dir_fd)
-                t.tmp = None
-            else:
-                data = self._store.get(sha)
-                tmp = temp_name()
-                with self._state.pending(t.path.rpartition("/")[0], tmp):
-                    atomic_write(t.dir_fd, t.name, data, t.path, tmp=tmp, like=t.stat)
-            os.fsync(t.dir_fd)
-        except (OSError, SandboxError):
+            with self._gate.resolve(t.path, follow=False, make_parents=sha is not None,
+                                    check_deny=False) as entry:  # fmt: skip
+                if sha is None:
+                    if entry.stat is not None:
+                        os.unlink(t.name, dir_fd=entry.dir_fd)
+                elif use_tmp and t.tmp_ok and t.tmp is not None:
+                    os.rename(t.tmp, t.name, src_dir_fd=entry.dir_fd, dst_dir_fd=entry.dir_fd)
+                    t.tmp = None
+                else:
+                    data = self._store.get(sha)
+                    tmp = temp_name()
+                    with self._state.pending(t.path.rpartition("/")[0], tmp):
+                        atomic_write(entry.dir_fd, t.name, data, t.path, tmp=tmp, like=t.stat)
+                os.fsync(entry.dir_fd)
+        except SandboxError as exc:
+            return exc.code == "not_found" and sha is None  # no folder: no file, as wanted
+        except OSError:
             return False
         return True
 
 
 class _Target:
-    """One file of an open intent, as found on disk when recovering."""
+    """One file of an open intent, as found on disk when recovering (no descriptor kept)."""
 
     def __init__(self, path: str, tmp: str | None, old_sha: str | None, new_sha: str | None):
         self.path, self.tmp, self.old_sha, self.new_sha = path, tmp, old_sha, new_sha
         self.name = path.rpartition("/")[2]
-        self.entry: Resolved | None = None
-        self.dir_fd = -1
         self.stat: os.stat_result | None = None
         self.at_old = self.at_new = self.tmp_ok = False
 
     def look(self, gate: PathGate) -> None:
+        """Find what the target holds; raises (leaving the intent open) on unexpected failures."""
         try:
-            self.entry = gate.resolve(self.path, follow=False, check_deny=False)
-        except SandboxError:
+            entry = gate.resolve(self.path, follow=False, check_deny=False)
+        except SandboxError as exc:
+            if exc.code != "not_found":
+                raise
             current: str | bool | None = None  # its folder is gone: no file there
         else:
-            self.dir_fd = self.entry.dir_fd
-            current = self._sha()
-            self.tmp_ok = self._tmp_holds_new()
+            with entry:
+                current = self._sha(entry.dir_fd)
+                self.tmp_ok = self._tmp_holds_new(entry.dir_fd)
         self.at_old = current == self.old_sha
         self.at_new = current == self.new_sha
 
-    def _sha(self) -> str | bool | None:
+    def _sha(self, dir_fd: int) -> str | bool | None:
         """The file's sha256, None when absent, False when something else stands there."""
         try:
-            st = os.stat(self.name, dir_fd=self.dir_fd, follow_symlinks=False)
+            st = os.stat(self.name, dir_fd=dir_fd, follow_symlinks=False)
         except FileNotFoundError:
             return None
-        except OSError:
-            return False
         if not stat.S_ISREG(st.st_mode):
             return False
         self.stat = st
-        try:
-            found = hash_file(self.dir_fd, self.name, self.path)
-        except SandboxError:
-            return False
+        found = hash_file(dir_fd, self.name, self.path)
         return None if found is None else found[0].sha256
 
-    def _tmp_holds_new(self) -> bool:
+    def _tmp_holds_new(self, dir_fd: int) -> bool:
         if self.tmp is None or not self.tmp.endswith(TEMP_SUFFIX) or "/" in self.tmp:
             return False
         try:
-            found = hash_file(self.dir_fd, self.tmp, self.tmp)
+            found = hash_file(dir_fd, self.tmp, self.tmp)
         except SandboxError:
-            return False
+            return False  # not a regular file: not ours
         return found is not None and found[0].sha256 == self.new_sha
 
-    def drop_tmp(self) -> None:
-        if self.dir_fd < 0 or self.tmp is None or not self.tmp.endswith(TEMP_SUFFIX):
+    def drop_tmp(self, gate: PathGate) -> None:
+        if self.tmp is None or not self.tmp.endswith(TEMP_SUFFIX) or "/" in self.tmp:
             return
-        with contextlib.suppress(OSError):
-            if stat.S_ISREG(os.stat(self.tmp, dir_fd=self.dir_fd, follow_symlinks=False).st_mode):
-                os.unlink(self.tmp, dir_fd=self.dir_fd)
-
-    def close(self) -> None:
-        if self.entry is not None:
-            self.entry.close()
+        with (
+            contextlib.suppress(OSError, SandboxError),
+            gate.resolve(self.path, follow=False, check_deny=False) as entry,
+        ):
+            if stat.S_ISREG(os.stat(self.tmp, dir_fd=entry.dir_fd, follow_symlinks=False).st_mode):
+                os.unlink(self.tmp, dir_fd=entry.dir_fd)
 
 
 def _write_temp(entry: Resolved, tmp: str, data: bytes, rel: str) -> Version:

@@ -13,6 +13,7 @@ import os
 import random
 import signal
 import sqlite3
+import struct
 import time
 from pathlib import Path
 from typing import Any
@@ -127,8 +128,11 @@ def check_clean(s: Session) -> None:
     locks = s.sandbox.state_path / "locks"
     for lock in locks.iterdir() if locks.exists() else ():
         fd = os.open(lock, os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises when a lock is still held
+        try:  # raises when any lock on the file is still held (byte-range or whole-file)
+            ofd = getattr(fcntl, "F_OFD_SETLK", None)
+            if ofd is not None:
+                fcntl.fcntl(fd, ofd, struct.pack("hhqqi0q", fcntl.F_WRLCK, os.SEEK_SET, 0, 0, 0))
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         finally:
             os.close(fd)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,11 +53,20 @@ def test_a_thousand_new_nested_folders_are_a_result_not_a_recursion_error(root: 
         assert (root / DEEP[:-5] / "y.txt").read_text() == "why\n"
 
 
+def break_table(s: Session, table: str) -> None:
+    """Replace a table of the state index by a view of it: every write to it then fails."""
+    db = sqlite3.connect(s.sandbox.index.path)
+    with db:
+        db.execute(f"ALTER TABLE {table} RENAME TO {table}_kept")
+        db.execute(f"CREATE VIEW {table} AS SELECT * FROM {table}_kept")
+    db.close()
+
+
 def test_a_journal_that_cannot_be_written_is_an_error_result_that_keeps_the_result(
     root: Path,
 ) -> None:
     with Session(root) as s:
-        s.workspace.journal_path.mkdir(parents=True)  # a folder where the log file belongs
+        break_table(s, "journal")
         read = s.read("a.txt")
         edit = s.edit("a.txt", "alpha", "ALPHA")
         miss = s.edit("a.txt", "nothing like it", "x")
@@ -74,11 +84,13 @@ def test_a_journal_that_cannot_be_written_is_an_error_result_that_keeps_the_resu
 
 def test_an_undo_history_that_cannot_be_written_is_an_error_result(root: Path) -> None:
     with Session(root) as s:
-        s.sandbox.log_path("history.jsonl").mkdir(parents=True)
         s.read("a.txt")
+        break_table(s, "changes")
         result = s.edit("a.txt", "alpha", "ALPHA")
     assert isinstance(result, ToolResult) and result.is_error
     assert result.artifact is not None and result.artifact.kind == "error"
+    assert (root / "a.txt").read_text() == "alpha\n"  # history and write are one transaction
+    assert not [p for p in root.iterdir() if p.name.endswith(".edittools-tmp")]
 
 
 def test_an_exception_no_tool_expected_is_an_internal_error_result(
