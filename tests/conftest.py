@@ -14,6 +14,8 @@ def session_state_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[pat
     folder = tmp_path_factory.mktemp("session-state")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("EDITTOOLS_STATE_DIR", str(folder))
+        # A child started without EDITTOOLS_STATE_DIR still keeps out of the user's home.
+        patch.setenv("XDG_STATE_HOME", str(folder / "xdg"))
         yield folder
 
 

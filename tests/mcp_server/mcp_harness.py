@@ -30,6 +30,7 @@ async def connected(
     env = {
         "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
         "EDITTOOLS_STATE_DIR": os.environ["EDITTOOLS_STATE_DIR"],
+        "XDG_STATE_HOME": os.environ["XDG_STATE_HOME"],
     }
     params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=str(root))
     with open(os.devnull, "w") as quiet:
