@@ -23,7 +23,10 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 def server(root: Path, *, structured: bool, surface: str = "edittools") -> MCPServerStdio:
     env = {
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
+        # the test's state folder, never the user's home (a stdio child gets a minimal environment)
+        "EDITTOOLS_STATE_DIR": os.environ["EDITTOOLS_STATE_DIR"],
+        "XDG_STATE_HOME": os.environ["XDG_STATE_HOME"],
     }
     args = ["-m", "edittools.mcp_server", "--root", str(root), "--surface", surface]
     params = {"command": sys.executable, "args": args, "env": env, "cwd": str(root)}

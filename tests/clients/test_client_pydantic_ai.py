@@ -62,7 +62,10 @@ def test_pydantic_ai_model_sees_compact_results_errors_and_images(tmp_path: Path
         return ModelResponse(parts=[TextPart("done")])
 
     env = {
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")]))
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
+        # the test's state folder, never the user's home (a stdio child gets a minimal environment)
+        "EDITTOOLS_STATE_DIR": os.environ["EDITTOOLS_STATE_DIR"],
+        "XDG_STATE_HOME": os.environ["XDG_STATE_HOME"],
     }
     transport = StdioTransport(
         sys.executable,
