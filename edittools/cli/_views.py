@@ -87,7 +87,8 @@ def register(sub: Any) -> None:
 def _add_source(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", help="a JSON/JSONL file, or - for standard input")
     p.add_argument("--root", type=Path, default=None,
-                   help="show the journal of this sandbox (instead of FILE)")  # fmt: skip
+                   help="the sandbox: its journal when no FILE is given (instead of FILE), and the "
+                   "stored images a report shows")  # fmt: skip
     p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
 
 
