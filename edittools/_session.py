@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from edittools._checkpoints import Checkpoint
 from edittools._external import ExternalWatcher
 from edittools._options import SessionOptions
 from edittools._workspace import Workspace
@@ -58,6 +59,7 @@ class Session:
             options = replace(options, allow_git_writes=sandbox.allow_git_writes)
         self.sandbox = sandbox
         self.workspace = Workspace(sandbox, options)
+        self.workspace.session_checkpoint = self.workspace.checkpoints.take(auto="session")
 
     @property
     def options(self) -> SessionOptions:
@@ -120,6 +122,63 @@ class Session:
         `io_error` for a damaged blob, and `too_large` over the session's `max_file_bytes`.
         """
         return self.workspace.blob(ref)
+
+    def checkpoint(self, label: str | None = None) -> int:
+        """Record what every file the tools have touched holds now; return the checkpoint's id.
+
+        One is taken when the session starts (the default `since` of `changes`, `reject` and
+        `accept`); `begin_turn` takes one before a model turn.
+        """
+        return self.workspace.checkpoints.take(label)
+
+    def begin_turn(self, label: str | None = None) -> int:
+        """Declare that a model turn begins: an automatic checkpoint, reused when nothing changed."""
+        return self.workspace.checkpoints.take(label, auto="turn")
+
+    def checkpoints(self) -> list[Checkpoint]:
+        """Every checkpoint of the root, oldest first, with how many files changed since each."""
+        return self.workspace.checkpoints.listing()
+
+    def rewind(self, checkpoint: int, *, force: bool = False) -> ToolResult:
+        """Restore every file the tools changed since `checkpoint`, all or nothing.
+
+        A file changed outside the tools since they last recorded it is refused (`stale`, with
+        that change as the diff) unless `force`. The result is a `changeset`; each file's `undo`,
+        or a rewind to the checkpoint taken just before, takes it back.
+        """
+        return self.call("rewind", {"checkpoint": checkpoint, "force": force})
+
+    def changes(self, since: int | None = None, *, include_accepted: bool = True) -> ToolResult:
+        """The net diff (a `changeset`) of every file the tools changed since checkpoint `since`.
+
+        `since` defaults to the checkpoint taken when the session began; with `include_accepted`
+        off, hunks marked with `accept` are left out.
+        """
+        arguments: dict[str, Any] = {"since": since, "include_accepted": include_accepted}
+        return self.call("changes", arguments)
+
+    def reject(
+        self, path: str, hunk: int | Mapping[str, Any], *, since: int | None = None
+    ) -> ToolResult:
+        """Revert one hunk (its index, or the hunk as `changes` gave it) of `path`'s net diff.
+
+        Refused as `stale` when the hunk no longer applies to the file as it is now.
+        """
+        ref = hunk if isinstance(hunk, int) else dict(hunk)
+        return self.call("reject", {"path": path, "hunk": ref, "since": since})
+
+    def accept(
+        self,
+        path: str,
+        hunks: int | Mapping[str, Any] | Sequence[int | Mapping[str, Any]] | None = None,
+        *,
+        since: int | None = None,
+    ) -> ToolResult:
+        """Mark hunks (default: all) of `path`'s net diff as reviewed."""
+        if isinstance(hunks, int | Mapping):
+            hunks = [hunks]
+        refs = None if hunks is None else [h if isinstance(h, int) else dict(h) for h in hunks]
+        return self.call("accept", {"path": path, "hunks": refs, "since": since})
 
     def call(
         self, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool = False

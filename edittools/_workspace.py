@@ -1,4 +1,4 @@
-"""What the tools share: the sandbox, what was read when, the undo history and the journal.
+"""What the tools share: the sandbox, what was read when, undo history, checkpoints, the journal.
 
 The workspace holds state and knows no tools. All of it lives in the sandbox's state index (one
 SQLite database outside the root, see `sandbox.StateIndex`), so a read in one process counts for an
@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from edittools._checkpoints import Checkpoints
 from edittools._errors import ToolError
 from edittools._journal import JOURNAL_SCHEMA, append_event, read_events
 from edittools._options import SessionOptions
@@ -89,6 +90,10 @@ class Workspace:
         self.dry_run = False
         """While true, tools compute their changes and diffs but write nothing."""
         self._report_recoveries()
+        self.checkpoints = Checkpoints(sandbox, self._index, keep_bytes=options.baseline_bytes)
+        """The root's checkpoints (see `edittools._checkpoints`)."""
+        self.session_checkpoint: int | None = None
+        """The checkpoint taken when the session started, the default `since` of a review."""
 
     @property
     def state_path(self) -> Path:

@@ -9,11 +9,15 @@ from typing import Any
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.tools._params import (
+    AcceptParams,
     ApplyPatchParams,
+    ChangesParams,
     EditParams,
     InsertParams,
     MultiEditParams,
     ReadParams,
+    RejectParams,
+    RewindParams,
     ToolParams,
     UndoParams,
     WriteParams,
@@ -22,6 +26,7 @@ from edittools.tools.apply_patch import apply_patch, apply_patch_overwriting
 from edittools.tools.edit import edit, multi_edit
 from edittools.tools.insert import insert
 from edittools.tools.read import read
+from edittools.tools.review import accept, changes, reject, rewind
 from edittools.tools.undo import undo
 from edittools.tools.write import write
 
@@ -106,9 +111,31 @@ OPERATIONS: dict[str, ToolSpec] = {
         ApplyPatchParams, apply_patch_overwriting, read_only=False, destructive=True,
         idempotent=False,
     ),
+    "changes": ToolSpec(
+        "changes",
+        "The net diff of every file the tools changed since a checkpoint (intermediate steps "
+        "collapsed; files also changed outside the tools are marked).",
+        ChangesParams, changes, read_only=True, destructive=False, idempotent=True,
+    ),
+    "rewind": ToolSpec(
+        "rewind",
+        "Put every file the tools changed since a checkpoint back as it was then, all or none. "
+        "Refused for files changed outside the tools since, unless force is true.",
+        RewindParams, rewind, read_only=False, destructive=True, idempotent=False,
+    ),
+    "reject": ToolSpec(
+        "reject",
+        "Revert one hunk of a file's net diff since a checkpoint, if it still applies.",
+        RejectParams, reject, read_only=False, destructive=True, idempotent=False,
+    ),
+    "accept": ToolSpec(
+        "accept",
+        "Mark hunks of a file's net diff since a checkpoint as reviewed.",
+        AcceptParams, accept, read_only=False, destructive=False, idempotent=True,
+    ),
 }  # fmt: skip
-"""Everything the runner runs: the listed tools, and operations only some surfaces show (insert,
-apply_patch_overwriting)."""
+"""Everything the runner runs: the listed tools, and operations only some surfaces or the review
+show (insert, apply_patch_overwriting; changes, rewind, reject, accept)."""
 
 
 def input_schema(params: type[ToolParams]) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 PATH_HELP = "File path, relative to the workspace root (or absolute inside it)."
@@ -87,3 +89,47 @@ class UndoParams(ToolParams):
     """Restore a file to its content before this session's last change to it."""
 
     path: str = Field(description=PATH_HELP)
+
+
+_SINCE_HELP = (
+    "Checkpoint id to compare with (default: the checkpoint taken when the session began)."
+)
+_HUNK_HELP = (
+    "A hunk of the file's net diff: its 0-based index, or the hunk object itself as `changes` "
+    "returned it (matched by its lines, so it still names the same change after others moved)."
+)
+HunkRef = int | dict[str, Any]
+
+
+class ChangesParams(ToolParams):
+    """The net diff of every file the tools changed since a checkpoint."""
+
+    since: int | None = Field(default=None, description=_SINCE_HELP)
+    include_accepted: bool = Field(
+        default=True, description="Keep the hunks already accepted in a review."
+    )
+
+
+class RewindParams(ToolParams):
+    """Put every file the tools changed since a checkpoint back as it was then."""
+
+    checkpoint: int = Field(description="The checkpoint id to go back to.")
+    force: bool = Field(
+        default=False, description="Overwrite files changed outside the tools since."
+    )
+
+
+class RejectParams(ToolParams):
+    """Revert one hunk of a file's net diff since a checkpoint."""
+
+    path: str = Field(description=PATH_HELP)
+    hunk: HunkRef = Field(description=_HUNK_HELP)
+    since: int | None = Field(default=None, description=_SINCE_HELP)
+
+
+class AcceptParams(ToolParams):
+    """Mark hunks of a file's net diff since a checkpoint as reviewed."""
+
+    path: str = Field(description=PATH_HELP)
+    hunks: list[HunkRef] | None = Field(default=None, description="The hunks; default: all.")
+    since: int | None = Field(default=None, description=_SINCE_HELP)

@@ -1,0 +1,296 @@
+"""Net review since a checkpoint: the net diff per file, rewind, and hunk-by-hunk reject/accept.
+
+A file's net diff compares its content at the checkpoint with its content now, whatever steps lay
+between. A file whose content differs from what the tools last recorded of it was changed outside
+them: its net diff says so (`external`), and rewind refuses to overwrite it without `force`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from edittools._checkpoints import Snapshot, hunk_key
+from edittools._errors import ToolError
+from edittools._workspace import Planned, Workspace
+from edittools.artifacts import DiffPayload, Hunk, ToolResult
+from edittools.artifacts.builders import changeset_result, text_result
+from edittools.diff import diff_texts, hunks_payload
+from edittools.syntax import SyntaxCheck
+from edittools.tools._change import change_result, summary, vet, wants_texts, with_blobs
+from edittools.tools._guard import read_if_exists
+from edittools.tools._params import (
+    AcceptParams,
+    ChangesParams,
+    HunkRef,
+    RejectParams,
+    RewindParams,
+)
+from sandbox import SandboxError, Version, decode
+
+_LINE = re.compile(r"(?<=\n)")
+
+
+@dataclass(frozen=True)
+class _Net:
+    """One file changed since a checkpoint: its content then and now, and whether it was changed
+    outside the tools since they last recorded it."""
+
+    path: str
+    then: bytes | None
+    now: bytes | None
+    version: Version | None
+    external: bool
+    recorded: bytes | None
+
+
+def changes(ws: Workspace, params: ChangesParams) -> ToolResult:
+    """The net diff of every file the tools changed since the checkpoint, as a changeset."""
+    since = _since(ws, params.since)
+    files = []
+    for net in _nets(ws, since):
+        payload = _payload(ws, net.path, net.then, net.now)
+        if not params.include_accepted:
+            kept = _unaccepted(ws, since, payload)
+            if kept is None:
+                continue
+            payload = kept
+        if net.external:
+            payload = _marked(payload)
+        files.append(payload)
+    if not files:
+        return changeset_result(f"No changes since checkpoint {since}.", [])
+    lines = [f"Net changes since checkpoint {since}:"]
+    for p in files:
+        mark = " (also changed outside the tools)" if _is_external(p) else ""
+        lines.append(f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed}){mark}")
+    return changeset_result("\n".join(lines), files)
+
+
+def rewind(ws: Workspace, params: RewindParams) -> ToolResult:
+    """Put back every file the tools changed since the checkpoint, all or none.
+
+    A file changed outside the tools since they last recorded it is refused as `stale`, with
+    that outside change as the diff, unless `force`. The rewind is itself a change (each file's
+    `undo` takes it back) and is preceded by a checkpoint, so rewinding to that one redoes it.
+    """
+    since = _since(ws, params.checkpoint)
+    nets = [n for n in _nets(ws, since) if n.now != n.then]
+    stale = [n for n in nets if n.external]
+    if stale and not params.force:
+        files = [_payload(ws, n.path, n.recorded, n.now) for n in stale]
+        names = ", ".join(n.path for n in stale)
+        value = (
+            f"Error (stale): {names} changed outside the tools since their last recorded "
+            "version (diff below), so rewinding would discard that work. Review it, then rewind "
+            "with force to overwrite it, or keep it and edit by hand. Nothing was changed."
+        )
+        return changeset_result(value, [_marked(p) for p in files], is_error=True)
+    if not nets:
+        return changeset_result(f"Nothing to rewind: no file changed since checkpoint {since}.", [])
+    checks: list[SyntaxCheck | None] = []
+    for n in nets:
+        checks.append(vet(ws, n.path, _text(n.now), _text(n.then), may_refuse=False))
+    if not ws.dry_run:
+        ws.checkpoints.take(f"before rewind to {since}", auto="rewind")
+        ws.commit([Planned(n.path, n.now, n.version, n.then) for n in nets])
+    files = [_payload(ws, n.path, n.now, n.then) for n in nets]
+    files = [_with_check(p, c) for p, c in zip(files, checks, strict=True)]
+    lines = [f"Rewound {len(nets)} file(s) to checkpoint {since}:"]
+    lines += [f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed})" for p in files]
+    return changeset_result("\n".join(lines), files)
+
+
+def reject(ws: Workspace, params: RejectParams) -> ToolResult:
+    """Revert one hunk of a file's net diff, if it still applies to the file as it is now."""
+    since = _since(ws, params.since)
+    net = _net_of(ws, since, params.path)
+    then_text, now_text = _text(net.then), _text(net.now)
+    if isinstance(then_text, bytes) or isinstance(now_text, bytes):
+        raise ToolError(
+            "binary",
+            f"{net.path} is not text, so its changes cannot be rejected hunk by hunk; rewind "
+            "the whole file instead.",
+            {"path": net.path},
+        )
+    hunks = _payload(ws, net.path, net.then, net.now).hunks
+    index = _find(hunks, params.hunk, net.path)
+    if then_text is None or now_text is None or net.now is None:
+        after: bytes | None = net.then  # a created or deleted file is one hunk: all of it
+        new_text: str | None = then_text
+    else:
+        new_text = _revert(then_text, now_text, hunks[index])
+        after = _encode(net.now, new_text)
+    check = vet(ws, net.path, now_text, new_text)
+    if not ws.dry_run:
+        ws.commit([Planned(net.path, net.now, net.version, after)])
+    include = wants_texts(ws, len(net.now or b""), len(after or b""))
+    payload = diff_texts(now_text, new_text, path=net.path, include_texts=include)
+    payload = with_blobs(ws, payload, net.now, after)
+    return change_result(summary(f"Rejected hunk {index} of", payload), payload, check)
+
+
+def accept(ws: Workspace, params: AcceptParams) -> ToolResult:
+    """Mark hunks of a file's net diff as reviewed (all of them by default)."""
+    since = _since(ws, params.since)
+    net = _net_of(ws, since, params.path)
+    hunks = _payload(ws, net.path, net.then, net.now).hunks
+    refs: list[HunkRef] = list(range(len(hunks))) if params.hunks is None else params.hunks
+    chosen = [hunks[_find(hunks, ref, net.path)].lines for ref in refs]
+    if not ws.dry_run:
+        ws.checkpoints.accept(since, net.path, chosen)
+    return text_result(f"Accepted {len(chosen)} hunk(s) of {net.path} since checkpoint {since}.")
+
+
+# --- the net state of files -------------------------------------------------------------------
+
+
+def _since(ws: Workspace, since: int | None) -> int:
+    chosen = ws.session_checkpoint if since is None else since
+    if chosen is None or not ws.checkpoints.exists(chosen):
+        raise ToolError(
+            "not_found",
+            f"There is no checkpoint {chosen}. List them (`checkpoints`) and give one of their ids.",
+            {"checkpoint": chosen},
+        )
+    return chosen
+
+
+def _nets(ws: Workspace, since: int) -> list[_Net]:
+    return [_net(ws, path, snap) for path, snap in ws.checkpoints.since(since).items()]
+
+
+def _net_of(ws: Workspace, since: int, path: str) -> _Net:
+    rel = ws.sandbox.relpath(path)
+    snap = ws.checkpoints.since(since).get(rel)
+    if snap is None:
+        raise ToolError(
+            "not_found",
+            f"The tools have not changed {rel} since checkpoint {since}; there is nothing to "
+            "review in it.",
+            {"path": rel, "checkpoint": since},
+        )
+    return _net(ws, rel, snap)
+
+
+def _net(ws: Workspace, path: str, snap: Snapshot) -> _Net:
+    if not snap.known:
+        raise ToolError(
+            "too_large",
+            f"The content of {path} at the checkpoint was too large to keep, so it cannot be "
+            "compared or restored.",
+            {"path": path},
+        )
+    try:
+        then = ws.checkpoints.content(snap)
+    except SandboxError as exc:
+        raise ToolError(
+            "state_corrupt",
+            f"The saved content of {path} at the checkpoint is missing or damaged in the state "
+            f"folder {ws.state_path}. Nothing was changed.",
+            {"path": path, "cause": exc.code},
+        ) from exc
+    existing = read_if_exists(ws, path)
+    now, version = existing if existing is not None else (None, None)
+    seen = ws.seen(path)
+    recorded_sha = None if seen is None else seen.sha256
+    external = (None if version is None else version.sha256) != recorded_sha
+    recorded = None if seen is None else ws.seen_bytes(seen)
+    return _Net(path, then, now, version, external, recorded)
+
+
+def _payload(ws: Workspace, path: str, old: bytes | None, new: bytes | None) -> DiffPayload:
+    include = wants_texts(ws, len(old or b""), len(new or b""))
+    payload = diff_texts(_text(old), _text(new), path=path, include_texts=include)
+    return with_blobs(ws, payload, old, new)
+
+
+def _unaccepted(ws: Workspace, since: int, payload: DiffPayload) -> DiffPayload | None:
+    """The payload without its accepted hunks; None when every hunk was accepted."""
+    accepted = ws.checkpoints.accepted(since, payload.path)
+    if not accepted:
+        return payload
+    kept = [h for h in payload.hunks if hunk_key(h.lines) not in accepted]
+    if not kept:
+        return None
+    if len(kept) == len(payload.hunks):
+        return payload
+    return hunks_payload(kept, path=payload.path)
+
+
+def _marked(payload: DiffPayload) -> DiffPayload:
+    """The payload flagged as changed outside the tools (an extra field hosts may show)."""
+    return DiffPayload.model_validate({**payload.model_dump(), "external": True})
+
+
+def _is_external(payload: DiffPayload) -> bool:
+    return bool((payload.model_extra or {}).get("external"))
+
+
+def _with_check(payload: DiffPayload, check: SyntaxCheck | None) -> DiffPayload:
+    if check is None or not check.diagnostics:
+        return payload
+    return payload.model_copy(update={"diagnostics": list(check.diagnostics)})
+
+
+# --- hunks ------------------------------------------------------------------------------------
+
+
+def _find(hunks: list[Hunk], ref: HunkRef, path: str) -> int:
+    """The index of the hunk `ref` names in the file's current net diff, or `stale`."""
+    if isinstance(ref, int):
+        if 0 <= ref < len(hunks):
+            return ref
+        raise ToolError(
+            "invalid_arguments",
+            f"{path} has {len(hunks)} hunk(s) in its net diff (0 to {len(hunks) - 1}); hunk "
+            f"{ref} is not one of them. Call changes to see them.",
+            {"path": path, "hunk": ref},
+        )
+    lines = ref.get("lines")
+    matches = [i for i, h in enumerate(hunks) if h.lines == lines]
+    if not matches:
+        raise ToolError(
+            "stale",
+            f"That hunk no longer applies to {path} as it is now (the file changed since the "
+            "diff was made). Call changes again and review the new diff.",
+            {"path": path},
+        )
+    start = ref.get("new_start")
+    return min(matches, key=lambda i: abs((hunks[i].new_start or 0) - _number(start)))
+
+
+def _number(value: Any) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def _revert(then: str, now: str, hunk: Hunk) -> str:
+    """`now` with the hunk's lines put back as they were `then` (the hunk is of then → now)."""
+    old_lines = _LINE.split(then)
+    new_lines = _LINE.split(now)
+    a = _offset(hunk.old_start, hunk.old_lines)
+    b = _offset(hunk.new_start, hunk.new_lines)
+    restored = old_lines[a : a + hunk.old_lines]
+    return "".join(new_lines[:b] + restored + new_lines[b + hunk.new_lines :])
+
+
+def _offset(start: int | None, count: int) -> int:
+    """The 0-based first line of a hunk side (an empty side's start is the line before it)."""
+    start = start or 0
+    return start - 1 if count else start
+
+
+def _text(data: bytes | None) -> str | bytes | None:
+    """Decoded text for diffing, or the bytes themselves when they are not text."""
+    if data is None:
+        return None
+    try:
+        return decode(data).text
+    except SandboxError:
+        return data
+
+
+def _encode(now: bytes, text: str) -> bytes:
+    """`text` in the file's own encoding, BOM and newline style."""
+    return decode(now).with_text(text).encode()
