@@ -23,6 +23,7 @@ ToolError
  ├─ too_large          the file or the requested window is over a cap
  ├─ not_read           the file must be read in this session before it is changed
  ├─ stale_read         the file changed since this session last read it
+ ├─ stale              a rewind or a reject no longer fits: the file changed outside the tools
  ├─ exists             a file to be created already exists
  ├─ no_match           `old_string` (or a patch's context) was not found
  ├─ ambiguous_match    `old_string` was found in several places and `replace_all` was not set
@@ -74,6 +75,7 @@ CODES: frozenset[str] = frozenset(
         "patch_conflict",
         "permission",
         "protected",
+        "stale",
         "stale_read",
         "syntax_error",
         "state_corrupt",

@@ -34,6 +34,7 @@ LAYER_OF_PREFIX = {
     "edittools.diff": "diff",
     "edittools.syntax": "syntax",
     "edittools._workspace": "state",
+    "edittools._checkpoints": "state",
     "edittools._external": "state",
     "edittools._journal": "state",
     "edittools._errors": "state",

@@ -16,7 +16,7 @@ from edittools._errors import ToolError
 from edittools._workspace import Planned, Workspace
 from edittools.artifacts import DiffPayload, Hunk, ToolResult
 from edittools.artifacts.builders import changeset_result, text_result
-from edittools.diff import diff_texts, hunks_payload
+from edittools.diff import diff_texts, hunks_payload, unified_excerpt
 from edittools.syntax import SyntaxCheck
 from edittools.tools._change import change_result, summary, vet, wants_texts, with_blobs
 from edittools.tools._guard import read_if_exists
@@ -81,12 +81,14 @@ def rewind(ws: Workspace, params: RewindParams) -> ToolResult:
     if stale and not params.force:
         files = [_payload(ws, n.path, n.recorded, n.now) for n in stale]
         names = ", ".join(n.path for n in stale)
-        value = (
-            f"Error (stale): {names} changed outside the tools since their last recorded "
-            "version (diff below), so rewinding would discard that work. Review it, then rewind "
-            "with force to overwrite it, or keep it and edit by hand. Nothing was changed."
+        shown = "\n".join(unified_excerpt(p.unified) for p in files)
+        raise ToolError(
+            "stale",
+            f"{names} changed outside the tools since their last recorded version, so "
+            "rewinding would discard that work; nothing was changed. Review the change below, "
+            f"then rewind with force to overwrite it, or keep it.\n{shown}",
+            {"files": [p.model_dump(mode="json", by_alias=True) for p in files]},
         )
-        return changeset_result(value, [_marked(p) for p in files], is_error=True)
     if not nets:
         return changeset_result(f"Nothing to rewind: no file changed since checkpoint {since}.", [])
     checks: list[SyntaxCheck | None] = []
