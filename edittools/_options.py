@@ -30,6 +30,8 @@ class SessionOptions:
     over `syntax_max_bytes` are not checked. `allow_git_writes` lifts the rule that refuses writes
     under `.git/` (git runs hooks and reads its config as code, so a tool writing there can make git
     run code).
+    `checkpoint_on_start` takes a checkpoint when the session opens (reused when nothing changed
+    since the newest one); tools that only look at checkpoints turn it off.
     """
 
     require_read: bool = True
@@ -44,3 +46,4 @@ class SessionOptions:
     journal: bool = True
     syntax_check: SyntaxPolicy = "warn"
     syntax_max_bytes: int = 1 * MiB
+    checkpoint_on_start: bool = True

@@ -59,7 +59,8 @@ class Session:
             options = replace(options, allow_git_writes=sandbox.allow_git_writes)
         self.sandbox = sandbox
         self.workspace = Workspace(sandbox, options)
-        self.workspace.session_checkpoint = self.workspace.checkpoints.take(auto="session")
+        if options.checkpoint_on_start:
+            self.workspace.session_checkpoint = self.workspace.checkpoints.take(auto="session")
 
     @property
     def options(self) -> SessionOptions:
@@ -138,6 +139,10 @@ class Session:
     def checkpoints(self) -> list[Checkpoint]:
         """Every checkpoint of the root, oldest first, with how many files changed since each."""
         return self.workspace.checkpoints.listing()
+
+    def last_changed_checkpoint(self) -> int | None:
+        """The newest checkpoint with changes since it (what `review` and `rewind` default to)."""
+        return next((c.id for c in reversed(self.checkpoints()) if c.files), None)
 
     def rewind(self, checkpoint: int, *, force: bool = False) -> ToolResult:
         """Restore every file the tools changed since `checkpoint`, all or nothing.

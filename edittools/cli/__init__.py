@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from edittools.cli import _demo, _tools, _views, _watch
+from edittools.cli import _demo, _review, _tools, _views, _watch
 
 __all__ = ["main"]
 
@@ -26,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
         "--version", action=_Version, nargs=0, help="print the version of edittools and exit"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (_demo, _views, _tools, _watch):
+    for module in (_demo, _views, _tools, _review, _watch):
         module.register(sub)
     for command in sub.choices.values():
         # Docstrings are the descriptions: drop their indentation so paragraphs stay apart

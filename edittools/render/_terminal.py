@@ -56,7 +56,8 @@ def diff_labels(payload: DiffPayload) -> list[str]:
     """Return the words that qualify a diff beyond its stats, in display order.
 
     `snippet` for a snippet-level diff, the operation when it is not a plain modification,
-    `binary`, the match tolerance when the edit did not match exactly, `non-minimal`.
+    `binary`, the match tolerance when the edit did not match exactly, `non-minimal`, and
+    `changed outside the tools` for a net review's file that something else changed too.
     """
     labels: list[str] = []
     if payload.granularity == "snippet":
@@ -75,6 +76,8 @@ def diff_labels(payload: DiffPayload) -> list[str]:
         labels.append("non-minimal")
     if payload.truncated:
         labels.append("truncated")
+    if (payload.model_extra or {}).get("external") is True:
+        labels.append("changed outside the tools")
     return labels
 
 
