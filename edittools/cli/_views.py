@@ -73,6 +73,9 @@ def register(sub: Any) -> None:
     _add_source(p)
     p.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write")
     p.add_argument("--title", default=None, help="the page title")
+    p.add_argument("--net", type=int, nargs="?", const=0, default=None, metavar="ID",
+                   help="with --root: add a view of the net changes since checkpoint ID "
+                   "(default: the newest with changes since it)")  # fmt: skip
     p.set_defaults(run=cmd_report)
 
     p = sub.add_parser(
@@ -295,15 +298,28 @@ def cmd_report(args: argparse.Namespace) -> int:
     `--root` are shown, loaded from that root's blob store; an image it does not hold shows its
     text alone.
 
+    With --net the page also has a view of the net change of each file under --root since a
+    checkpoint, beside the step-by-step cards.
+
     example: edittools report --root . -o report.html
+    example: edittools report --root . --net -o report.html
     example: edittools report transcript.jsonl -o report.html --root .
     """
     from edittools.render import report_page
 
     results, _ = _load(args)
+    net = None
+    if args.net is not None:
+        if args.root is None:
+            raise ValueError("--net needs --root: net changes are those of a sandbox.")
+        from edittools import Session
+
+        with Session(args.root, state_dir=args.state_dir, checkpoint_on_start=False) as session:
+            since = args.net or session.last_changed_checkpoint()
+            net = None if since is None else session.changes(since)
     title = args.title or f"edittools report: {args.file or args.root}"
     load_image = _blob_loader(args.root, args.state_dir)
-    html, counts = report_page(results, title=title, load_image=load_image)
+    html, counts = report_page(results, title=title, load_image=load_image, net=net)
     args.output.write_text(html, encoding="utf-8")
     print(f"Wrote {args.output}: {counts.sentence()}.")
     return 0

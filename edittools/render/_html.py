@@ -64,6 +64,7 @@ class _Report:
 
     max_lines: int
     load_image: ImageLoader | None = None
+    prefix: str = "card"
     cards: int = 0
     added: int = 0
     removed: int = 0
@@ -72,7 +73,7 @@ class _Report:
 
     def next_id(self) -> str:
         self.cards += 1
-        return f"card-{self.cards}"
+        return f"{self.prefix}-{self.cards}"
 
 
 def render_report(
@@ -81,6 +82,7 @@ def render_report(
     title: str,
     max_lines: int = 5000,
     load_image: ImageLoader | None = None,
+    net: ToolResult | None = None,
 ) -> str:
     """Return a self-contained HTML page showing each result as a card, with a summary.
 
@@ -88,8 +90,10 @@ def render_report(
     sheet and script, and images inlined as ``data:`` URIs. Diffs longer than `max_lines` rows
     are cut with a note saying how much. `load_image` returns an image attachment's bytes by
     its id (e.g. from the state's blob store); without it, attached images show their text.
+    With `net` (the result of `Session.changes`) the page has a second view beside the
+    step-by-step cards: the net change of each file.
     """
-    return report_page(events, title=title, max_lines=max_lines, load_image=load_image)[0]
+    return report_page(events, title=title, max_lines=max_lines, load_image=load_image, net=net)[0]
 
 
 @dataclass(frozen=True)
@@ -122,8 +126,9 @@ def report_page(
     title: str,
     max_lines: int = 5000,
     load_image: ImageLoader | None = None,
+    net: ToolResult | None = None,
 ) -> tuple[str, ReportCounts]:
-    """Like `render_report`, and the counts its summary shows."""
+    """Like `render_report`, and the counts its summary shows (those of the steps)."""
     report = _Report(max_lines=max_lines, load_image=load_image)
     cards = [_result_card(event, report) for event in events]
     counts = ReportCounts(
@@ -149,12 +154,41 @@ def report_page(
         '<div class="toolbar"><button type="button" data-set-view="unified">Unified</button>'
         '<button type="button" data-set-view="split">Side by side</button></div>'
     )
+    main = "\n".join(cards)
+    if net is not None:
+        toolbar += (
+            '<div class="toolbar panes"><button type="button" data-set-pane="steps">Step by step'
+            '</button><button type="button" data-set-pane="net">Net changes</button></div>'
+        )
+        main = (
+            f'<section class="pane" id="steps" data-pane="steps">\n{main}\n</section>\n'
+            f"{_net_pane(net, max_lines)}"
+        )
     body = (
         f"<header><h1>{_text(title)}</h1>{summary}"
         f"{f'<ol class=toc>{toc}</ol>' if toc else ''}{toolbar}</header>\n"
-        "<main>\n" + "\n".join(cards) + "\n</main>"
+        "<main>\n" + main + "\n</main>"
     )
     return page(title_html=_text(title), body_html=body), counts
+
+
+def _net_pane(net: ToolResult, max_lines: int) -> str:
+    """The net-changes view: one card per file, its content at the checkpoint against now."""
+    report = _Report(max_lines=max_lines, prefix="net")
+    payload = getattr(net.artifact, "payload", None)
+    if isinstance(payload, ChangesetPayload) and not net.is_error:
+        files = payload.files
+        lead = net.value.splitlines()[0] if net.value else ""
+        body = "".join(_diff_card(file, report, "") for file in files)
+        if not files:
+            body = '<p class="note">No changes.</p>'
+    else:  # a failed review (an unknown checkpoint...): its message, as any other result
+        lead, body = "", _result_card(net, report)
+    note = f'<p class="note">{_text(lead)}</p>' if lead else ""
+    return (
+        f'<section class="pane" id="net" data-pane="net"><h2 class="pane-title">Net changes</h2>'
+        f"{note}{body}</section>"
+    )
 
 
 def _result_card(result: ToolResult | StreamEvent, report: _Report) -> str:

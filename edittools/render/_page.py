@@ -79,6 +79,9 @@ mark { color: inherit; border-radius: 2px; }
 td.empty { background: var(--card); }
 .marker { user-select: none; color: var(--muted); }
 .split { display: none; }
+.pane-title { font-size: 1.1rem; margin: 0 0 .4rem; }
+body[data-pane="steps"] section.pane[data-pane="net"],
+body[data-pane="net"] section.pane[data-pane="steps"] { display: none; }
 body[data-view="split"] .unified { display: none; }
 body[data-view="split"] .split { display: table; }
 table.grid { border-collapse: collapse; margin: .6rem .8rem; }
@@ -99,11 +102,20 @@ SCRIPT = """
       button.setAttribute("aria-pressed", String(button.getAttribute("data-set-view") === view));
     });
   }
+  function pane(name) {
+    body.setAttribute("data-pane", name);
+    document.querySelectorAll("[data-set-pane]").forEach(function (button) {
+      button.setAttribute("aria-pressed", String(button.getAttribute("data-set-pane") === name));
+    });
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("[data-set-view]") : null;
     if (button) { show(button.getAttribute("data-set-view")); }
+    var tab = event.target.closest ? event.target.closest("[data-set-pane]") : null;
+    if (tab) { pane(tab.getAttribute("data-set-pane")); }
   });
   show(location.hash === "#split" ? "split" : "unified");
+  if (document.querySelector("[data-pane]")) { pane(location.hash === "#net" ? "net" : "steps"); }
 })();
 """
 
