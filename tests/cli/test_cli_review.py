@@ -164,3 +164,15 @@ def test_rewind_refuses_an_outside_change_without_force(root: Path) -> None:
     forced = run("rewind", "--root", root, "--force", "--json")
     assert forced.returncode == 0
     assert not (root / "c.txt").exists()
+
+
+def test_report_with_net_has_the_net_view(root: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    done = run("report", "--root", root, "--net", "-o", out)
+    assert done.returncode == 0, done.stderr
+    page = out.read_text()
+    net = page[page.index('<section class="pane" id="net"') :]
+    assert net.count('<article class="card diff"') == 2
+    assert "Net changes since checkpoint" in net
+    refused = run("report", "-", "--net", "-o", out, stdin="")
+    assert refused.returncode == 2 and "--net needs --root" in refused.stderr
