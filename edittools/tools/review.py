@@ -150,7 +150,13 @@ def accept(ws: Workspace, params: AcceptParams) -> ToolResult:
 
 def _since(ws: Workspace, since: int | None) -> int:
     chosen = ws.session_checkpoint if since is None else since
-    if chosen is None or not ws.checkpoints.exists(chosen):
+    if chosen is None:
+        raise ToolError(
+            "invalid_arguments",
+            "This session took no checkpoint when it began; give the checkpoint to compare with "
+            "(list them with `checkpoints`).",
+        )
+    if not ws.checkpoints.exists(chosen):
         raise ToolError(
             "not_found",
             f"There is no checkpoint {chosen}. List them (`checkpoints`) and give one of their ids.",

@@ -288,3 +288,12 @@ def test_an_undo_after_the_checkpoint_of_an_earlier_change_is_in_the_review(root
         ]
         assert not s.rewind(cp).is_error
         assert "line five\n" in (root / "pkg/a.py").read_text()
+
+
+def test_without_a_start_checkpoint_since_must_be_given(root: Path) -> None:
+    with Session(root, checkpoint_on_start=False) as s:
+        assert s.checkpoints() == []
+        result = s.changes()
+    assert result.is_error and result.artifact is not None
+    assert result.artifact.payload.code == "invalid_arguments"
+    assert "took no checkpoint" in result.value
