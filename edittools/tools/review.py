@@ -18,7 +18,15 @@ from edittools.artifacts import DiffPayload, Hunk, ToolResult
 from edittools.artifacts.builders import changeset_result, text_result
 from edittools.diff import diff_texts, hunks_payload, unified_excerpt
 from edittools.syntax import SyntaxCheck
-from edittools.tools._change import change_result, summary, vet, wants_texts, with_blobs
+from edittools.tools._change import (
+    change_result,
+    summary,
+    syntax_note,
+    vet,
+    wants_texts,
+    with_blobs,
+    with_syntax,
+)
 from edittools.tools._guard import read_if_exists
 from edittools.tools._params import (
     AcceptParams,
@@ -98,10 +106,10 @@ def rewind(ws: Workspace, params: RewindParams) -> ToolResult:
         ws.checkpoints.take(f"before rewind to {since}", auto="rewind")
         ws.commit([Planned(n.path, n.now, n.version, n.then) for n in nets])
     files = [_payload(ws, n.path, n.now, n.then) for n in nets]
-    files = [_with_check(p, c) for p, c in zip(files, checks, strict=True)]
+    files = [with_syntax(p, c) for p, c in zip(files, checks, strict=True)]
     lines = [f"Rewound {len(nets)} file(s) to checkpoint {since}:"]
     lines += [f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed})" for p in files]
-    return changeset_result("\n".join(lines), files)
+    return changeset_result("\n".join(lines) + "".join(map(syntax_note, checks)), files)
 
 
 def reject(ws: Workspace, params: RejectParams) -> ToolResult:
@@ -234,12 +242,6 @@ def _marked(payload: DiffPayload) -> DiffPayload:
 
 def _is_external(payload: DiffPayload) -> bool:
     return bool((payload.model_extra or {}).get("external"))
-
-
-def _with_check(payload: DiffPayload, check: SyntaxCheck | None) -> DiffPayload:
-    if check is None or not check.diagnostics:
-        return payload
-    return payload.model_copy(update={"diagnostics": list(check.diagnostics)})
 
 
 # --- hunks ------------------------------------------------------------------------------------

@@ -297,3 +297,16 @@ def test_without_a_start_checkpoint_since_must_be_given(root: Path) -> None:
     assert result.is_error and result.artifact is not None
     assert result.artifact.payload.code == "invalid_arguments"
     assert "took no checkpoint" in result.value
+
+
+def test_rewind_warns_of_the_syntax_error_it_brings_back(root: Path) -> None:
+    (root / "broken.py").write_text("def f(:\n    return 1\n")
+    with Session(root, require_read=False) as s:
+        cp = s.checkpoint()
+        assert not s.write("broken.py", "def f():\n    return 1\n").is_error
+        result = s.rewind(cp)
+    assert not result.is_error
+    [payload] = files_of(result)
+    assert payload.diagnostics and payload.diagnostics[0].line == 1
+    assert "syntax" in result.value.lower()
+    assert (root / "broken.py").read_text() == "def f(:\n    return 1\n"
