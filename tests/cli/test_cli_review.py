@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from cli_harness import child_env, run
 from edittools import Session
 
 PROMPT = b"Keep this hunk [y,n,q,?]? "
+ANSI = re.compile(rb"\x1b\[[0-9;]*m")
 A_TEXT = "".join(f"line {k}\n" for k in range(30))
 
 
@@ -63,7 +65,7 @@ class Terminal:
                 assert chunk, f"the command ended before {marker!r}: {self.seen[-2000:]!r}"
                 self.seen += chunk
         head, _, self.seen = self.seen.partition(marker)
-        return head + marker
+        return ANSI.sub(b"", head + marker)  # styles (word highlights) do not split the text
 
     def __enter__(self) -> Terminal:
         return self
