@@ -180,7 +180,7 @@ class ExternalWatcher:
     def _left_by_session(self, ws: Workspace, change: FileChange) -> bool:
         if change.new is not None:
             record = ws.seen(change.path)
-            if record is None or record.sha256 != change.new.sha256:
+            if record is None or record.digest != change.new.digest:
                 return False
             return change.old_path is None or self._own_delete(ws, change.old_path, change.old)
         return self._own_delete(ws, change.path, change.old)
@@ -188,7 +188,7 @@ class ExternalWatcher:
     @staticmethod
     def _own_delete(ws: Workspace, path: str, old: Baseline | None) -> bool:
         last = ws.last_change(path)
-        if ws.seen(path) is not None or last is None or last.after_sha256 is not None:
+        if ws.seen(path) is not None or last is None or last.after_digest is not None:
             return False
         return old is None or old.blob_id is None or last.before_blob == old.blob_id
 

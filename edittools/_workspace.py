@@ -3,7 +3,10 @@
 The workspace holds state and knows no tools. All of it lives in the sandbox's state index (one
 SQLite database outside the root, see `sandbox.StateIndex`), so a read in one process counts for an
 edit in the next as long as the file's content is unchanged, and a later session can review and
-undo what an earlier one did. Rows hold blob ids, hashes and stats, never whole file contents.
+undo what an earlier one did. Rows hold blob ids, digests and small spans, never whole file
+contents: the content before a change is a blob (usually the replaced inode itself, linked into the
+store), and the content after it is known by its digest plus a recipe — the old blob with one byte
+span replaced — from which `content` rebuilds it on demand (for a stale-read diff or a `new_ref`).
 
 A change is committed with `commit`: the files are written all or nothing through the sandbox's
 write-ahead intent, and the undo history and read records go into the same transaction, so no
@@ -12,7 +15,6 @@ change on disk is unknown to `undo` — not even after a crash.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import secrets
@@ -26,7 +28,7 @@ from edittools._errors import ToolError
 from edittools._journal import JOURNAL_SCHEMA, append_event, read_events
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
-from sandbox import ABSENT, Baseline, FileWrite, Sandbox, SandboxError, Version
+from sandbox import ABSENT, Baseline, FileWrite, Sandbox, SandboxError, Version, digest_of
 
 _REF = re.compile(r"[0-9a-f]{64}")
 """What a blob id looks like; anything else is refused before the store sees it."""
@@ -34,16 +36,23 @@ _REF = re.compile(r"[0-9a-f]{64}")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS reads (
     path TEXT PRIMARY KEY,
-    sha256 TEXT NOT NULL,
-    blob TEXT                     -- blob id of the content, when under the size cap
+    digest TEXT NOT NULL,
+    blob TEXT                     -- id under which `content` finds the bytes (NULL: not kept)
 );
 CREATE TABLE IF NOT EXISTS changes (
     id INTEGER PRIMARY KEY,
     path TEXT NOT NULL,
     before_blob TEXT,             -- NULL: the change created the file
-    after_sha256 TEXT,            -- NULL: the change deleted the file
+    after_digest TEXT,            -- NULL: the change deleted the file
     intent INTEGER NOT NULL REFERENCES intents(id) ON DELETE CASCADE,
     undone_by INTEGER REFERENCES intents(id) ON DELETE SET NULL
+);
+CREATE TABLE IF NOT EXISTS derived (
+    id TEXT PRIMARY KEY,          -- digest of the content this row rebuilds
+    base TEXT NOT NULL,           -- id of the content it starts from
+    start INTEGER NOT NULL,       -- base[start:stop] is replaced by `middle`
+    stop INTEGER NOT NULL,
+    middle BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS changes_by_path ON changes(path, id);
 CREATE INDEX IF NOT EXISTS changes_by_intent ON changes(intent);
@@ -54,22 +63,32 @@ CREATE INDEX IF NOT EXISTS changes_by_undo ON changes(undone_by);
 @dataclass(frozen=True)
 class Change:
     """One recorded change of a file: the bytes before (by blob id; None = did not exist) and the
-    content hash after (None = deleted)."""
+    content digest after (None = deleted)."""
 
     id: int
     path: str
     before_blob: str | None
-    after_sha256: str | None
+    after_digest: str | None
+
+
+Span = tuple[int, int, bytes]
+"""Bytes `before[start:stop]` replaced by the third item."""
 
 
 @dataclass(frozen=True)
 class Planned:
-    """One file of a change to commit: `after` None deletes; `before` None creates."""
+    """One file of a change to commit: `after` None deletes; `before` None creates.
+
+    `after` may be a list of pieces (views of `before` and new bytes), written without joining.
+    `span`, when the caller knows it, is the one byte span of `before` the change replaced (else
+    it is found by comparing the two contents).
+    """
 
     path: str
     before: bytes | None
     before_version: Version | None
-    after: bytes | None
+    after: bytes | Sequence[bytes | memoryview] | None
+    span: Span | None = None
 
 
 class Workspace:
@@ -117,7 +136,7 @@ class Workspace:
 
     def note_seen(self, path: str, data: bytes, version: Version) -> Baseline:
         """Remember that `path` is known as `data` (after a read, write or edit)."""
-        record = Baseline(version.sha256, self._blob_of(data))
+        record = Baseline(version.digest, self._blob_of(data, version.digest))
         with self._index.transaction(durable=False) as db:
             _put_read(db, path, record)
         return record
@@ -129,18 +148,54 @@ class Workspace:
 
     def seen(self, path: str) -> Baseline | None:
         """The record of the last read or write of `path`, if any."""
-        rows = self._index.rows("SELECT sha256, blob FROM reads WHERE path = ?", (path,))
+        rows = self._index.rows("SELECT digest, blob FROM reads WHERE path = ?", (path,))
         return Baseline(rows[0][0], rows[0][1]) if rows else None
 
     def seen_bytes(self, record: Baseline) -> bytes | None:
         """The content a read record refers to, when it was kept (checked against its id)."""
-        if record.blob_id is None or not self.sandbox.store.has(record.blob_id):
+        if record.blob_id is None:
             return None
-        return self.sandbox.store.get(record.blob_id)
+        try:
+            return self.content(record.blob_id)
+        except SandboxError:
+            return None
+
+    def has_content(self, blob_id: str) -> bool:
+        """Whether `content(blob_id)` can give the bytes (stored, or rebuilt from a stored base)."""
+        if self.sandbox.store.has(blob_id):
+            return True
+        rows = self._index.rows("SELECT base FROM derived WHERE id = ?", (blob_id,))
+        return bool(rows) and self.sandbox.store.has(rows[0][0])
+
+    def content(self, blob_id: str) -> bytes:
+        """The bytes of a content id: a stored blob, or one rebuilt from its recipe.
+
+        Raises `SandboxError` (blob_missing, blob_corrupt); rebuilt bytes are checked against the
+        id like stored ones.
+        """
+        store = self.sandbox.store
+        if store.has(blob_id):
+            return store.get(blob_id)
+        rows = self._index.rows(
+            "SELECT base, start, stop, middle FROM derived WHERE id = ?", (blob_id,)
+        )
+        if not rows:
+            return store.get(blob_id)  # raises blob_missing
+        base, start, stop, middle = rows[0]
+        old = store.get(base)
+        data = b"".join((memoryview(old)[:start], middle, memoryview(old)[stop:]))
+        if digest_of(data) != blob_id:
+            raise SandboxError(
+                "blob_corrupt",
+                f"Content {blob_id} could not be rebuilt from its base (the recipe no longer "
+                "gives it); do not rely on it.",
+                path=blob_id,
+            )
+        return data
 
     def blob(self, ref: str) -> bytes:
         """The stored content with id `ref`, checked against it; see `Session.blob`."""
-        if not isinstance(ref, str) or not _REF.fullmatch(ref) or not self.sandbox.store.has(ref):
+        if not isinstance(ref, str) or not _REF.fullmatch(ref) or not self.has_content(ref):
             raise ToolError(
                 "unknown_ref",
                 f"No stored content has the id {str(ref)[:80]!r}. Ids come from results "
@@ -148,7 +203,7 @@ class Workspace:
                 {"ref": str(ref)[:80]},
             )
         try:
-            data = self.sandbox.store.get(ref)
+            data = self.content(ref)
         except SandboxError as exc:
             raise ToolError.from_sandbox(exc) from exc
         if len(data) > self.options.max_file_bytes:
@@ -168,41 +223,62 @@ class Workspace:
         """Write every planned file or none, recording the undo history in the same transaction.
 
         With `undoes`, the commit restores that change: it is marked undone instead of a new
-        change being pushed. Returns the new versions (None for a deleted file).
+        change being pushed. Returns the new versions (None for a deleted file). The new contents
+        are hashed once, while they are written; what the session has now seen of each file is
+        recorded as a recipe on the old content (see `content`), not as a second copy.
         """
-        writes = []
-        reads: list[tuple[str, Baseline | None]] = []
-        for p in planned:
-            expect = p.before_version if p.before_version is not None else ABSENT
-            writes.append(FileWrite(p.path, p.after, expect))
-            if p.after is None:
-                reads.append((p.path, None))
-            else:
-                reads.append((p.path, Baseline(_sha(p.after), self._blob_of(p.after))))
+        writes = [
+            FileWrite(p.path, p.after, p.before_version if p.before_version is not None else ABSENT)
+            for p in planned
+        ]
 
-        def record(db: sqlite3.Connection, intent: int) -> None:
-            for p, (path, seen) in zip(planned, reads, strict=True):
+        def record(db: sqlite3.Connection, intent: int, versions: list[Version | None]) -> None:
+            for p, version in zip(planned, versions, strict=True):
+                after = None if version is None else version.digest
                 if undoes is None:
-                    before = None if p.before_version is None else p.before_version.sha256
-                    after = None if seen is None else seen.sha256
+                    before = None if p.before_version is None else p.before_version.digest
                     db.execute(
-                        "INSERT INTO changes (path, before_blob, after_sha256, intent) "
+                        "INSERT INTO changes (path, before_blob, after_digest, intent) "
                         "VALUES (?, ?, ?, ?)",
-                        (path, before, after, intent),
+                        (p.path, before, after, intent),
                     )
-                if seen is None:
-                    db.execute("DELETE FROM reads WHERE path = ?", (path,))
+                if after is None:
+                    db.execute("DELETE FROM reads WHERE path = ?", (p.path,))
                 else:
-                    _put_read(db, path, seen)
+                    _put_read(db, p.path, Baseline(after, self._keep_after(db, p, after)))
             if undoes is not None:
                 db.execute("UPDATE changes SET undone_by = ? WHERE id = ?", (intent, undoes.id))
 
         return self.sandbox.commit_files(writes, record=record)
 
+    def _keep_after(self, db: sqlite3.Connection, p: Planned, digest: str) -> str | None:
+        """Make the new content of `p` fetchable by its digest, cheaply; None when it is not kept.
+
+        A small content is stored as a blob; a larger one whose change is a small span of a kept
+        old content gets a recipe row; anything else is known by its digest alone.
+        """
+        assert p.after is not None
+        if self.sandbox.store.has(digest):  # e.g. an undo puts back a content kept before
+            return digest
+        size = len(p.after) if isinstance(p.after, bytes) else sum(len(x) for x in p.after)
+        if p.before is not None and p.before_version is not None:
+            span = p.span if p.span is not None else _one_span(p.before, p.after)
+            start, stop, middle = span
+            if len(middle) <= _RECIPE_BYTES and size > _RECIPE_BYTES:
+                db.execute(
+                    "INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?, ?)",
+                    (digest, p.before_version.digest, start, stop, middle),
+                )
+                return digest
+        if size > self.options.baseline_bytes:
+            return None
+        data = p.after if isinstance(p.after, bytes) else b"".join(p.after)
+        return self.sandbox.store.put(data, blob_id=digest)
+
     def last_change(self, path: str) -> Change | None:
         """The most recent change of `path` not yet undone."""
         rows = self._index.rows(
-            "SELECT id, before_blob, after_sha256 FROM changes "
+            "SELECT id, before_blob, after_digest FROM changes "
             "WHERE path = ? AND undone_by IS NULL ORDER BY id DESC LIMIT 1",
             (path,),
         )
@@ -247,8 +323,10 @@ class Workspace:
                 )
             )
 
-    def _blob_of(self, data: bytes) -> str | None:
-        return self.keep(data)
+    def _blob_of(self, data: bytes, digest: str) -> str | None:
+        if len(data) > self.options.baseline_bytes:
+            return None
+        return self.sandbox.store.put(data, blob_id=digest)
 
 
 _RECOVERY_TEXT = {
@@ -263,11 +341,42 @@ _RECOVERY_TEXT = {
 
 def _put_read(db: sqlite3.Connection, path: str, record: Baseline) -> None:
     db.execute(
-        "INSERT INTO reads (path, sha256, blob) VALUES (?, ?, ?) "
-        "ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, blob = excluded.blob",
-        (path, record.sha256, record.blob_id),
+        "INSERT INTO reads (path, digest, blob) VALUES (?, ?, ?) "
+        "ON CONFLICT(path) DO UPDATE SET digest = excluded.digest, blob = excluded.blob",
+        (path, record.digest, record.blob_id),
     )
 
 
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+# A content whose change replaced at most this many bytes is kept as a recipe, not a copy.
+_RECIPE_BYTES = 64 * 1024
+_COMPARE_CHUNK = 1 << 20
+
+
+def _one_span(before: bytes, after: bytes | Sequence[bytes | memoryview]) -> Span:
+    """The one span of `before` that `after` replaced: common prefix and suffix cut off."""
+    new = after if isinstance(after, bytes) else b"".join(after)
+    limit = min(len(before), len(new))
+    head = _common(before, new, limit, forward=True)
+    tail = _common(before, new, limit - head, forward=False)
+    return head, len(before) - tail, new[head : len(new) - tail]
+
+
+def _common(a: bytes, b: bytes, limit: int, *, forward: bool) -> int:
+    """Length of the common prefix (or suffix) of `a` and `b`, at most `limit`: compared a chunk
+    at a time (a memcmp), then narrowed inside the first chunk that differs."""
+    va, vb = memoryview(a), memoryview(b)
+    done = 0
+    step = _COMPARE_CHUNK
+    while done < limit:
+        n = min(step, limit - done)
+        if forward:
+            same = va[done : done + n] == vb[done : done + n]
+        else:
+            same = va[len(a) - done - n : len(a) - done] == vb[len(b) - done - n : len(b) - done]
+        if same:
+            done += n
+        elif n == 1:
+            return done
+        else:
+            step = max(n // 16, 1)
+    return done

@@ -1,6 +1,7 @@
 """sandbox: the file system made safe — confinement, atomic writes, faithful text, a blob store,
 and a watcher for changes made outside."""
 
+from ._digest import digest_of
 from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, FileReader, Version
 from ._index import StateIndex
@@ -29,5 +30,6 @@ __all__ = [
     "Watcher",
     "bom_candidates",
     "decode",
+    "digest_of",
     "looks_binary",
 ]

@@ -1,8 +1,8 @@
 """The watcher's baselines: what each file held when last seen, and reading that through the sandbox.
 
-A `Baseline` is a file's sha256 and, under the size cap, the blob of its bytes in the store (a file
+A `Baseline` is a file's digest and, under the size cap, the blob of its bytes in the store (a file
 over the cap is known by its hash alone), with the size, modification time and inode it had then.
-A *stat-only* baseline (no sha256) knows just those three: it is what a watch over a whole tree
+A *stat-only* baseline (no digest) knows just those three: it is what a watch over a whole tree
 takes at start, because hashing and keeping every file up front costs a read of the whole tree.
 It tells an untouched file from a changed one, and a pure rename (same inode, size and time) from a
 rewrite, but not the earlier content of a file rewritten before its content was kept.
@@ -36,20 +36,20 @@ Stat = tuple[int, int, int]
 
 @dataclass(frozen=True)
 class Baseline:
-    """What a file held when last seen: its sha256 and, under the size cap, the blob of its bytes.
+    """What a file held when last seen: its content digest and, under the size cap, the blob of its bytes.
 
     `stat` is the file's size, mtime and inode then, when known. A stat-only baseline has no
-    `sha256` (and no blob): the file was seen but its content was not read.
+    `digest` (and no blob): the file was seen but its content was not read.
     """
 
-    sha256: str | None
+    digest: str | None
     blob_id: str | None
     stat: Stat | None = None
 
     @property
     def content_known(self) -> bool:
         """Whether the content was read (a hash at least), not only the file's stat."""
-        return self.sha256 is not None
+        return self.digest is not None
 
     def same_file(self, other: Baseline) -> bool:
         """Whether `other` certainly holds the same content as this baseline.
@@ -58,8 +58,8 @@ class Baseline:
         write within the file system's time resolution that keeps the size is the blind spot
         every stat-based tool has).
         """
-        if self.sha256 is not None and other.sha256 is not None:
-            return self.sha256 == other.sha256
+        if self.digest is not None and other.digest is not None:
+            return self.digest == other.digest
         return self.stat is not None and self.stat == other.stat
 
 
@@ -121,7 +121,7 @@ class BaselineTable:
     def stat_only(self) -> list[str]:
         """The paths whose baseline is stat-only."""
         with self._lock:
-            return [p for p, b in self._baselines.items() if b is not None and b.sha256 is None]
+            return [p for p, b in self._baselines.items() if b is not None and b.digest is None]
 
     def below(self, folder: str) -> list[str]:
         """The paths under `folder` that have a baseline."""
@@ -148,7 +148,7 @@ def look(sandbox: Sandbox, rel: str, *, max_bytes: int, text_only: bool = False)
             decode(data)
         except SandboxError:
             return ABSENT
-    return Baseline(version.sha256, sandbox.store.put(data), _stat_of(version))
+    return Baseline(version.digest, sandbox.store.put(data), _stat_of(version))
 
 
 def _hash_only(sandbox: Sandbox, rel: str) -> object:
@@ -156,7 +156,7 @@ def _hash_only(sandbox: Sandbox, rel: str) -> object:
         version = sandbox.version(rel)
     except SandboxError as exc:
         return ABSENT if exc.code in _ABSENT_CODES else SKIP
-    return ABSENT if version is None else Baseline(version.sha256, None, _stat_of(version))
+    return ABSENT if version is None else Baseline(version.digest, None, _stat_of(version))
 
 
 def _stat_of(version: Version) -> Stat:

@@ -23,7 +23,7 @@ class FileChange:
     """One coalesced change of one file, made outside the tools (as far as the watcher knows).
 
     `old` is None for `created`, and for a `modified` file that had no baseline; a stat-only `old`
-    (no sha256) means the file was known but its earlier content was not read. `new` is None for
+    (no digest) means the file was known but its earlier content was not read. `new` is None for
     `deleted`. `old_path` is the source of a `moved`.
     """
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 import contextlib
 import enum
 import errno
-import hashlib
 import io
 import os
 import secrets
 import stat
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ._digest import Digester, digest_of
 from ._errors import SandboxError, from_oserror
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ __all__ = [
     "open_regular",
     "read_open",
     "remove_dir",
+    "same_inode_state",
     "temp_name",
 ]
 
@@ -52,17 +54,22 @@ _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXE
 
 @dataclass(frozen=True)
 class Version:
-    """A token of a file's state: content hash, size, modification time and inode.
+    """A token of a file's state: content digest, size, modification time and inode.
 
-    Two versions are equal when the content is the same (same sha256): that is what compare-and-swap
-    compares, so a `touch` or an identical rewrite is not a change. `size`, `mtime_ns` and `inode`
-    are informative only.
+    Two versions are equal when the content is the same (same `digest`, an opaque string that is
+    also the content's blob id): that is what compare-and-swap compares, so a `touch` or an
+    identical rewrite is not a change. The other fields describe the inode the content was seen in;
+    they let a later compare-and-swap skip re-reading a file whose inode provably did not change
+    (see `same_inode_state`).
     """
 
-    sha256: str
+    digest: str
     size: int = field(compare=False)
     mtime_ns: int = field(compare=False)
     inode: int = field(compare=False)
+    ctime_ns: int = field(default=-1, compare=False)
+    seen_ns: int = field(default=-1, compare=False)
+    """Wall-clock time the stat was taken, after the content was read (-1: unknown)."""
 
 
 class AbsentType(enum.Enum):
@@ -143,7 +150,7 @@ def read_open(
         raise from_oserror(exc, display, "read") from exc
     finally:
         os.close(fd)
-    version = Version(hashlib.sha256(data).hexdigest(), len(data), after.st_mtime_ns, after.st_ino)
+    version = _version(digest_of(data), len(data), after)
     return data, version, after
 
 
@@ -163,7 +170,7 @@ class FileReader(io.RawIOBase):
         self._fd = fd
         self.path = path
         self.size = st.st_size  # at opening; the file may still grow or shrink
-        self._digest = hashlib.sha256()
+        self._digest = Digester()
         self._count = 0
         self._version: Version | None = None
 
@@ -191,9 +198,7 @@ class FileReader(io.RawIOBase):
             count = os.readv(self._fd, [view])
             if count == 0 and self._version is None:
                 after = os.fstat(self._fd)
-                self._version = Version(
-                    self._digest.hexdigest(), self._count, after.st_mtime_ns, after.st_ino
-                )
+                self._version = _version(self._digest.hexdigest(), self._count, after)
         except OSError as exc:
             raise from_oserror(exc, self.path, "read") from exc
         self._digest.update(view[:count])
@@ -218,7 +223,7 @@ def hash_file(dir_fd: int, name: str, display: str) -> tuple[Version, os.stat_re
             return None
         raise
     try:
-        digest = hashlib.sha256()
+        digest = Digester()
         size = 0
         while chunk := os.read(fd, _CHUNK):
             digest.update(chunk)
@@ -228,7 +233,7 @@ def hash_file(dir_fd: int, name: str, display: str) -> tuple[Version, os.stat_re
         raise from_oserror(exc, display, "read") from exc
     finally:
         os.close(fd)
-    return Version(digest.hexdigest(), size, after.st_mtime_ns, after.st_ino), after
+    return _version(digest.hexdigest(), size, after), after
 
 
 def _too_large(display: str, size: int, cap: int) -> SandboxError:
@@ -254,12 +259,14 @@ def atomic_write(
     *,
     tmp: str,
     like: os.stat_result | None,
+    digest: str | None = None,
 ) -> Version:
     """Replace `name` in `dir_fd` with `data` atomically and durably, via the temp file `tmp`.
 
     `like` is the stat of the file being replaced: its permission bits (and, where allowed, owner)
     are copied; a new file gets 0o666 minus the umask. The rename replaces the directory entry, so
-    other hard links to the old file keep the old bytes.
+    other hard links to the old file keep the old bytes. `digest`, when the caller knows it, spares
+    hashing `data` again.
     """
     try:
         fd = os.open(tmp, _TEMP_FLAGS, 0o666, dir_fd=dir_fd)
@@ -277,10 +284,10 @@ def atomic_write(
         while view:
             view = view[os.write(fd, view) :]
         os.fsync(fd)
-        st = os.fstat(fd)
         os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         renamed = True
         os.fsync(dir_fd)
+        st = os.fstat(fd)  # after the rename, which changes the inode's ctime
     except OSError as exc:
         raise from_oserror(exc, display, "write") from exc
     finally:
@@ -288,7 +295,39 @@ def atomic_write(
         if not renamed:
             with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=dir_fd)
-    return Version(hashlib.sha256(data).hexdigest(), len(data), st.st_mtime_ns, st.st_ino)
+    return _version(digest_of(data) if digest is None else digest, len(data), st)
+
+
+def _version(digest: str, size: int, st: os.stat_result) -> Version:
+    return Version(digest, size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, time.time_ns())
+
+
+# A change of an inode within one tick of the file system's clock may keep its timestamps: a stat
+# taken that soon after the last change proves nothing about later changes ("racy" in git's words).
+# Ticks are at most 10 ms on Linux; timestamps kept in whole milliseconds or coarser (FAT, some
+# network file systems) get a wider margin.
+_RACY_NS = 20_000_000
+_COARSE_RACY_NS = 2_000_000_000
+
+
+def same_inode_state(version: Version, st: os.stat_result) -> bool:
+    """Whether `st` proves the file still holds the content `version` was read as.
+
+    True only when `st` is the same inode with the same size, mtime and ctime, and `version`'s stat
+    was taken long enough after that inode's last change that a later change would have moved its
+    ctime (ctime cannot be set by a program, unlike mtime). False means "unknown": hash it.
+    """
+    if version.seen_ns < 0 or version.ctime_ns < 0:
+        return False
+    same = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns) == (
+        version.inode,
+        version.size,
+        version.mtime_ns,
+        version.ctime_ns,
+    )
+    coarse = version.ctime_ns % 1_000_000 == 0
+    margin = _COARSE_RACY_NS if coarse else _RACY_NS
+    return same and version.seen_ns - version.ctime_ns > margin
 
 
 def _owner(fd: int) -> tuple[int, int]:
@@ -297,7 +336,7 @@ def _owner(fd: int) -> tuple[int, int]:
 
 
 # Stands for "exists, content not hashed" where only existence matters (expect=ABSENT).
-PRESENT = Version(sha256="", size=-1, mtime_ns=-1, inode=-1)
+PRESENT = Version(digest="", size=-1, mtime_ns=-1, inode=-1)
 
 
 def lstat_regular(dir_fd: int, name: str, rel: str) -> os.stat_result | None:
@@ -326,7 +365,7 @@ def check_expect(expect: Version | AbsentType | None, current: Version | None, r
                 path=rel,
             )
         return
-    if current is None or current.sha256 != expect.sha256:
+    if current is None or current.digest != expect.digest:
         state = "was deleted" if current is None else "changed"
         raise SandboxError(
             "stale",

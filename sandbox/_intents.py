@@ -1,7 +1,9 @@
 """Changes to several files that are all-or-nothing, even across a crash: write-ahead intents.
 
 `Committer.commit` takes the locks of every path, checks each file still holds what the caller
-expects (compare-and-swap), stores the old bytes in the blob store, and then:
+expects (compare-and-swap; a file whose inode provably did not change since the caller read it is
+not read again), keeps the old content in the blob store (by linking the inode the rename will
+replace, see `BlobStore.keep`), and then:
 
 1. writes every new content to a temp file beside its target and syncs it;
 2. records the intent — paths, old and new blob ids, temp names — in the state database, in one
@@ -20,15 +22,16 @@ row records what happened, for the journal, and the temp files are removed.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ._digest import Digester, digest_of
 from ._errors import SandboxError, from_oserror
 from ._files import (
     TEMP_SUFFIX,
@@ -40,6 +43,7 @@ from ._files import (
     hash_file,
     open_regular,
     read_open,
+    same_inode_state,
     temp_name,
 )
 from ._gate import PathGate, raced, require_file
@@ -51,8 +55,8 @@ from ._store import BlobStore
 
 __all__ = ["Committer", "FileWrite", "Recorder"]
 
-Recorder = Callable[[sqlite3.Connection, int], None]
-"""Adds the caller's rows to an intent's transaction: (connection, intent id)."""
+Recorder = Callable[[sqlite3.Connection, int, list["Version | None"]], None]
+"""Adds the caller's rows to an intent's transaction: (connection, intent id, new versions)."""
 
 
 @dataclass(frozen=True)
@@ -60,11 +64,15 @@ class FileWrite:
     """One file of an all-or-nothing change: `data` None deletes the file.
 
     `expect` is what the file must hold now: a `Version` (its content), or `ABSENT` (must not exist).
+    `data` may be a list of pieces (views of larger buffers), written in order without joining.
+    `digest`, when given, is what the new content must hash to (e.g. content rebuilt to match a
+    kept blob): a mismatch is refused as blob_corrupt before anything is replaced.
     """
 
     path: str
-    data: bytes | None
+    data: bytes | Sequence[bytes | memoryview] | None
     expect: Version | AbsentType
+    digest: str | None = None
 
 
 @dataclass
@@ -74,12 +82,12 @@ class _Prepared:
     target: str  # the entry changed (a written file's real path; a deleted link's own path)
     like: os.stat_result | None  # the replaced file's stat, for its mode on a rollback
     tmp: str | None
-    old: bytes | None
     old_sha: str | None
     new_sha: str | None
     version: Version | None
     made: list[str]
     applied: bool = False
+    linked: bool = False  # the old inode is linked into the store (see BlobStore.keep)
 
 
 class Committer:
@@ -128,6 +136,9 @@ class Committer:
             except (OSError, SandboxError):
                 self._undo_applied(prepared, intent)
                 raise
+            for item in prepared:
+                if item.linked and item.old_sha is not None:
+                    self._store.seal(item.old_sha)  # the store now holds the inode's only link
             with self._index.transaction(durable=False) as db:
                 db.execute("DELETE FROM intent_files WHERE intent = ?", (intent,))
                 if record is None:
@@ -150,22 +161,28 @@ class Committer:
             assert entry.name is not None
             if entry.rel != rel and write.data is not None:
                 raise raced(write.path)
-            old, current = self._current(entry)
-            check_expect(write.expect, current, entry.rel)
-            if write.data is None and current is None:
-                raise SandboxError(
-                    "not_found", f"{entry.rel!r} does not exist; nothing to delete.", path=rel
-                )
-            old_sha = None if old is None else self._store.put(old)
-            item = _Prepared(write, rel, entry.rel, entry.stat, None, old, old_sha, None, None,
-                             made)  # fmt: skip
+            item = _Prepared(write, rel, entry.rel, entry.stat, None, None, None, None, made)
+            self._keep_current(item, entry)
             if write.data is not None:
                 item.tmp = temp_name()
                 stack.enter_context(self._state.pending(entry.rel.rpartition("/")[0], item.tmp))
                 item.version = _write_temp(entry, item.tmp, write.data, rel)
-                item.new_sha = item.version.sha256
+                item.new_sha = item.version.digest
+                if write.digest is not None and write.digest != item.new_sha:
+                    raise SandboxError(
+                        "blob_corrupt",
+                        f"The content rebuilt for {rel!r} does not match its id {write.digest}: "
+                        "the saved copy it came from is damaged. Nothing was changed.",
+                        path=rel,
+                    )
             return item
         except BaseException:
+            if "item" in locals():
+                if item.linked and item.old_sha is not None:
+                    self._store.unlink_kept(item.old_sha)
+                if item.tmp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(item.tmp, dir_fd=entry.dir_fd)
             self._remove_dirs(made)
             raise
         finally:
@@ -175,21 +192,38 @@ class Committer:
         """The folder of the item's target and its name, resolved again (caller closes)."""
         return self._gate.resolve(item.target, follow=False, check_deny=False)
 
-    def _current(self, entry: Resolved) -> tuple[bytes | None, Version | None]:
-        """The bytes and version the entry's file holds now (None, None when there is none)."""
+    def _keep_current(self, item: _Prepared, entry: Resolved) -> None:
+        """Check the file against `expect` and keep its content as the undo snapshot."""
+        write = item.write
         assert entry.name is not None
         if entry.stat is None:
-            return None, None
-        if stat.S_ISLNK(entry.stat.st_mode):
-            # A link named for deletion: the link goes, its target's content is what is compared.
+            check_expect(write.expect, None, entry.rel)
+            if write.data is None:
+                raise SandboxError(
+                    "not_found", f"{entry.rel!r} does not exist; nothing to delete.", path=item.rel
+                )
+            return
+        # The inode goes away with this change only when the entry itself is replaced or removed;
+        # deleting a symlink leaves its target in place, so its content must be copied.
+        is_link = stat.S_ISLNK(entry.stat.st_mode)
+        if is_link:
             with self._gate.resolve(entry.rel) as target:
                 assert target.name is not None
                 fd, st = open_regular(target.dir_fd, target.name, target.rel)
         else:
             check_regular(entry.stat, entry.rel)
             fd, st = open_regular(entry.dir_fd, entry.name, entry.rel)
-        data, version, _ = read_open(fd, st, entry.rel, self._max_bytes())
-        return data, version
+        try:
+            expect = write.expect
+            if isinstance(expect, Version) and same_inode_state(expect, st):
+                current = expect  # the inode did not change since the caller read it
+            else:
+                _, current, st = read_open(os.dup(fd), st, entry.rel, self._max_bytes())
+            check_expect(expect, current, entry.rel)
+            item.old_sha = current.digest
+            item.linked = self._store.keep(fd, st, current.digest, may_link=not is_link)
+        finally:
+            os.close(fd)
 
     def _record(self, prepared: list[_Prepared], record: Recorder | None) -> int:
         with self._index.transaction() as db:
@@ -206,7 +240,7 @@ class Committer:
                 ],
             )
             if record is not None:
-                record(db, intent)
+                record(db, intent, [p.version for p in prepared])
         return intent
 
     def _apply(self, prepared: list[_Prepared]) -> None:
@@ -245,13 +279,14 @@ class Committer:
                 continue
             with contextlib.suppress(OSError, SandboxError), self._parent(item) as entry:
                 assert entry.name is not None
-                if item.old is None:
+                if item.old_sha is None:
                     os.unlink(entry.name, dir_fd=entry.dir_fd)
                 else:
+                    old = self._store.get(item.old_sha)
                     tmp = temp_name()
                     with self._state.pending(item.target.rpartition("/")[0], tmp):
-                        atomic_write(entry.dir_fd, entry.name, item.old, item.rel, tmp=tmp,
-                                     like=item.like)  # fmt: skip
+                        atomic_write(entry.dir_fd, entry.name, old, item.rel, tmp=tmp,
+                                     like=item.like, digest=item.old_sha)  # fmt: skip
         self._discard(prepared)
         with contextlib.suppress(SandboxError), self._index.transaction() as db:
             db.execute("DELETE FROM intents WHERE id = ?", (intent,))
@@ -263,6 +298,9 @@ class Committer:
                 with contextlib.suppress(OSError, SandboxError), self._parent(item) as entry:
                     os.unlink(item.tmp, dir_fd=entry.dir_fd)
                 item.tmp = None
+            if item.linked and not item.applied and item.old_sha is not None:
+                self._store.unlink_kept(item.old_sha)  # its file was never replaced
+                item.linked = False
         for item in reversed(prepared):
             self._remove_dirs(item.made)
 
@@ -396,7 +434,7 @@ class _Target:
         self.at_new = current == self.new_sha
 
     def _sha(self, dir_fd: int) -> str | bool | None:
-        """The file's sha256, None when absent, False when something else stands there."""
+        """The file's digest, None when absent, False when something else stands there."""
         try:
             st = os.stat(self.name, dir_fd=dir_fd, follow_symlinks=False)
         except FileNotFoundError:
@@ -405,7 +443,7 @@ class _Target:
             return False
         self.stat = st
         found = hash_file(dir_fd, self.name, self.path)
-        return None if found is None else found[0].sha256
+        return None if found is None else found[0].digest
 
     def _tmp_holds_new(self, dir_fd: int) -> bool:
         if self.tmp is None or not self.tmp.endswith(TEMP_SUFFIX) or "/" in self.tmp:
@@ -414,7 +452,7 @@ class _Target:
             found = hash_file(dir_fd, self.tmp, self.tmp)
         except SandboxError:
             return False  # not a regular file: not ours
-        return found is not None and found[0].sha256 == self.new_sha
+        return found is not None and found[0].digest == self.new_sha
 
     def drop_tmp(self, gate: PathGate) -> None:
         if self.tmp is None or not self.tmp.endswith(TEMP_SUFFIX) or "/" in self.tmp:
@@ -427,13 +465,27 @@ class _Target:
                 os.unlink(self.tmp, dir_fd=entry.dir_fd)
 
 
-def _write_temp(entry: Resolved, tmp: str, data: bytes, rel: str) -> Version:
-    """Write `data` to the temp file `tmp` beside the target, with the target's mode; sync it."""
+def _write_temp(
+    entry: Resolved, tmp: str, data: bytes | Sequence[bytes | memoryview], rel: str
+) -> Version:
+    """Write `data` to the temp file `tmp` beside the target, with the target's mode; sync it.
+
+    The content is hashed once, on another thread while the kernel writes it back (the hash
+    releases the interpreter lock), so the digest costs no time of its own on a large file.
+    """
     assert entry.name is not None
     like = None
     if entry.stat is not None:
         check_regular(entry.stat, rel)
         like = entry.stat
+    pieces = (
+        [memoryview(data).cast("B")]
+        if isinstance(data, bytes)
+        else [memoryview(piece).cast("B") for piece in data]
+    )
+    size = sum(len(piece) for piece in pieces)
+    digest: list[str] = []
+    hasher = threading.Thread(target=lambda: digest.append(_digest_pieces(pieces)))
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                      0o666, dir_fd=entry.dir_fd)  # fmt: skip
@@ -445,9 +497,9 @@ def _write_temp(entry: Resolved, tmp: str, data: bytes, rel: str) -> Version:
                 if (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
                     os.fchown(fd, like.st_uid, like.st_gid)
             os.fchmod(fd, stat.S_IMODE(like.st_mode))
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        if size >= _THREAD_HASH_BYTES:
+            hasher.start()
+        _writev_all(fd, pieces)
         os.fsync(fd)
         st = os.fstat(fd)
     except OSError as exc:
@@ -456,4 +508,37 @@ def _write_temp(entry: Resolved, tmp: str, data: bytes, rel: str) -> Version:
         raise from_oserror(exc, rel, "write") from exc
     finally:
         os.close(fd)
-    return Version(hashlib.sha256(data).hexdigest(), len(data), st.st_mtime_ns, st.st_ino)
+        if hasher.ident is not None:
+            hasher.join()
+    if not digest:
+        digest.append(_digest_pieces(pieces))
+    # Versions of not-yet-renamed files carry no inode state: the rename changes their ctime.
+    return Version(digest[0], size, st.st_mtime_ns, st.st_ino)
+
+
+# Below this a thread costs more than the hash it would hide.
+_THREAD_HASH_BYTES = 1 << 20
+_IOV_MAX = 1024
+
+
+def _digest_pieces(pieces: list[memoryview]) -> str:
+    if len(pieces) == 1:
+        return digest_of(pieces[0])
+    digester = Digester()
+    for piece in pieces:
+        digester.update(piece)
+    return digester.hexdigest()
+
+
+def _writev_all(fd: int, pieces: list[memoryview]) -> None:
+    """Write every piece in order (short writes resumed), without joining them."""
+    pending = [p for p in pieces if len(p)]
+    while pending:
+        written = os.writev(fd, pending[:_IOV_MAX])
+        while written and pending:
+            if written >= len(pending[0]):
+                written -= len(pending[0])
+                pending.pop(0)
+            else:
+                pending[0] = pending[0][written:]
+                written = 0

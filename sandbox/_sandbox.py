@@ -36,6 +36,7 @@ from ._files import (
     lstat_regular,
     read_open,
     remove_dir,
+    same_inode_state,
 )
 from ._files import temp_name as _temp_name
 from ._gate import RETRIES, PathArg, PathGate, check_root, raced, require_file
@@ -225,7 +226,13 @@ class Sandbox:
                             continue
                         raise
                     current = None
-                    if like is not None and expect is not None:
+                    if (
+                        isinstance(expect, Version)
+                        and like is not None
+                        and same_inode_state(expect, like)
+                    ):
+                        current = expect  # the inode provably did not change since it was read
+                    elif like is not None and expect is not None:
                         # Only a compare-and-swap needs the content hash; it is read under the lock.
                         found = hash_file(r.dir_fd, r.name, r.rel) if expect is not ABSENT else None
                         current = found[0] if found else PRESENT

@@ -1,28 +1,41 @@
 """A content-addressed blob store in the state folder.
 
-Blobs live in `<state>/blobs/<first two hex digits>/<rest>`, named by the sha256 of their content.
-Ids are opaque to callers: they are only ever handed back to `get` and `has`. A blob is written to
-`<state>/tmp/<pid>-...`, synced and renamed into place, so a crash never leaves a half blob under a
-real id; every `get` re-hashes the bytes, so a blob damaged on disk is reported rather than
-returned. Blobs are opened like user files: no symlinks, no blocking, one hard link.
+Blobs live in `<state>/blobs/<first two hex digits>/<rest>`, named by the digest of their content
+(see `_digest`). Ids are opaque to callers: they are only ever handed back to `get` and `has`. A
+blob is written to `<state>/tmp/<pid>-...`, synced and renamed into place, so a crash never leaves a
+half blob under a real id; every `get` re-hashes the bytes, so a blob damaged on disk is refused
+rather than returned. Blobs are opened like user files: no symlinks, no blocking, one hard link.
+
+An undo snapshot usually costs no copy: `keep` links the inode of a file that is about to be
+replaced by rename into the store under its known id (see `keep` for when it copies instead), and
+`seal` makes it read-only once the rename has left the store with the only link.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import errno
+import fcntl
 import os
 import pathlib
 import re
 import stat
+from collections.abc import Callable
 
+from ._digest import DIGEST_HEX, digest_of
 from ._errors import SandboxError, from_oserror
 from ._files import temp_name
 from ._state import StateDir, corrupt, open_state_file
 
 __all__ = ["BlobStore"]
 
-_ID = re.compile(r"[0-9a-f]{64}")
+_ID = re.compile(rf"[0-9a-f]{{{DIGEST_HEX}}}")
+_FICLONE = 0x40049409  # ioctl: share the source's extents (btrfs, xfs); EOPNOTSUPP elsewhere
+_SEALED = 0o400
+# Tests set this to take the copy path a state on another file system would take.
+_FORCE_COPY = False
+_COPY_CHUNK = 1 << 24
+_Fill = Callable[[int], None]
 
 
 class BlobStore:
@@ -35,43 +48,83 @@ class BlobStore:
     def __init__(self, state: StateDir) -> None:
         self._state = state
 
-    def put(self, data: bytes) -> str:
+    def put(self, data: bytes | memoryview, *, blob_id: str | None = None) -> str:
         """Store `data` atomically and durably; return its id.
 
-        Storing the same bytes again writes nothing: the stored copy is read back and checked
-        against the id (the cost of one read and one hash), and only a missing or damaged copy
-        is written anew.
+        `blob_id`, when the caller already knows the digest of `data`, spares hashing it again.
+        Storing bytes that are already there writes nothing and reads nothing back (`get` checks
+        every blob against its id anyway); only a missing one, or one left sharing an inode by an
+        interrupted `keep`, is written anew.
         """
-        blob_id = hashlib.sha256(data).hexdigest()
+        blob_id = digest_of(data) if blob_id is None else blob_id
         fd = self._shard(blob_id, create=True)
-        name = blob_id[2:]
         try:
-            if self._intact(fd, name, blob_id):
-                return blob_id
-            self._write(fd, name, data, blob_id)
+            if not self._present(fd, blob_id, len(data)):
+                self._write(fd, blob_id, lambda tfd: _write_all(tfd, data))
         finally:
             os.close(fd)
         return blob_id
 
-    def _write(self, shard: int, name: str, data: bytes, blob_id: str) -> None:
-        tmp_dir = self._state.subdir("tmp")
-        tmp = f"{os.getpid()}-{temp_name().lstrip('.')}"
+    def keep(self, fd: int, st: os.stat_result, blob_id: str, *, may_link: bool = True) -> bool:
+        """Keep the content of the open file `fd` (stat `st`, content digest `blob_id`) as a blob.
+
+        The caller is about to replace that file by renaming a new one over it, which leaves the
+        old inode untouched: linking it into the store keeps its content without copying a byte.
+        Returns True when it was linked — then call `seal` after the rename, or `unlink_kept` when
+        the rename does not happen (until then the inode has two names).
+
+        It copies instead (a reflink where the file system offers one) when linking is not possible
+        or not safe: the caller keeps the inode in place (`may_link` false); the state is on another
+        file system (EXDEV); the file has other hard links (the blob would share the in-place
+        writes made through them later); or the kernel refuses the link (a file owned by another
+        user under `fs.protected_hardlinks`).
+        """
+        shard = self._shard(blob_id, create=True)
+        name = blob_id[2:]
         try:
-            tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                          0o600, dir_fd=tmp_dir)  # fmt: skip
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(tfd, view) :]
-                os.fsync(tfd)
-            finally:
-                os.close(tfd)
-            os.rename(tmp, name, src_dir_fd=tmp_dir, dst_dir_fd=shard)
-            os.fsync(shard)
-        except OSError as exc:
+            if self._present(shard, blob_id, st.st_size):
+                return False
+            if may_link and st.st_nlink == 1 and not _FORCE_COPY:
+                try:
+                    # Data written to the old file but not yet on disk would not survive a crash
+                    # in the blob either; flushing a clean file costs nothing.
+                    os.fdatasync(fd)
+                    self._drop_stale(shard, name)
+                    os.link(f"/proc/self/fd/{fd}", name, dst_dir_fd=shard, follow_symlinks=True)
+                    os.fsync(shard)
+                    return True
+                except OSError as exc:
+                    if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EACCES, errno.ENOENT,
+                                         errno.EMLINK, errno.ENOTSUP, errno.EEXIST):  # fmt: skip
+                        raise from_oserror(exc, blob_id, "store blob") from exc
+            self._write(shard, blob_id, lambda tfd: _copy_file(fd, tfd, st.st_size))
+            return False
+        finally:
+            os.close(shard)
+
+    def seal(self, blob_id: str) -> None:
+        """Make a blob linked by `keep` read-only, now that the store holds its only link."""
+        shard = self._shard(blob_id, create=False)
+        if shard < 0:
+            return
+        try:
+            with contextlib.suppress(OSError):  # another owner's inode: the digest check remains
+                os.chmod(blob_id[2:], _SEALED, dir_fd=shard, follow_symlinks=False)
+        finally:
+            os.close(shard)
+
+    def unlink_kept(self, blob_id: str) -> None:
+        """Drop the store's link made by `keep` when the file it shares was not replaced after all."""
+        shard = self._shard(blob_id, create=False)
+        if shard < 0:
+            return
+        try:
             with contextlib.suppress(OSError):
-                os.unlink(tmp, dir_fd=tmp_dir)
-            raise from_oserror(exc, blob_id, "store blob") from exc
+                st = os.stat(blob_id[2:], dir_fd=shard, follow_symlinks=False)
+                if st.st_nlink > 1:
+                    os.unlink(blob_id[2:], dir_fd=shard)
+        finally:
+            os.close(shard)
 
     def get(self, blob_id: str) -> bytes:
         """The bytes stored under `blob_id`; raises blob_missing or blob_corrupt."""
@@ -79,7 +132,9 @@ class BlobStore:
         data = self._read(blob_id)
         if data is None:
             raise _missing(blob_id)
-        if hashlib.sha256(data).hexdigest() != blob_id:
+        if digest_of(data) != blob_id:
+            # Its content is lost: drop it, so that storing the same bytes again repairs it.
+            self._drop_damaged(blob_id)
             raise SandboxError(
                 "blob_corrupt",
                 f"Blob {blob_id} is damaged on disk (its bytes no longer match its id). The "
@@ -87,6 +142,16 @@ class BlobStore:
                 path=blob_id,
             )
         return data
+
+    def _drop_damaged(self, blob_id: str) -> None:
+        shard = self._shard(blob_id, create=False)
+        if shard >= 0:
+            try:
+                self._drop_stale(shard, blob_id[2:])
+            except OSError:
+                pass
+            finally:
+                os.close(shard)
 
     def has(self, blob_id: str) -> bool:
         """Whether a blob with this id is stored (its bytes are not re-hashed)."""
@@ -96,14 +161,46 @@ class BlobStore:
         if fd < 0:
             return False
         try:
-            st = os.stat(blob_id[2:], dir_fd=fd, follow_symlinks=False)
+            return self._present(fd, blob_id, None)
+        finally:
+            os.close(fd)
+
+    def _present(self, shard: int, blob_id: str, size: int | None) -> bool:
+        """A blob is there: a regular file with one link (and the expected size, when given)."""
+        try:
+            st = os.stat(blob_id[2:], dir_fd=shard, follow_symlinks=False)
         except FileNotFoundError:
             return False
         except OSError as exc:
             raise from_oserror(exc, blob_id, "look up blob") from exc
-        finally:
-            os.close(fd)
-        return stat.S_ISREG(st.st_mode) and st.st_nlink == 1
+        # Two links: a `keep` whose rename never happened left the blob sharing a user's file.
+        return (
+            stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and (size is None or st.st_size == size)
+        )
+
+    @staticmethod
+    def _drop_stale(shard: int, name: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=shard)
+
+    def _write(self, shard: int, blob_id: str, fill: _Fill) -> None:
+        tmp_dir = self._state.subdir("tmp")
+        tmp = f"{os.getpid()}-{temp_name().lstrip('.')}"
+        try:
+            tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                          0o600, dir_fd=tmp_dir)  # fmt: skip
+            try:
+                fill(tfd)
+                os.fsync(tfd)
+                os.fchmod(tfd, _SEALED)
+            finally:
+                os.close(tfd)
+            os.rename(tmp, blob_id[2:], src_dir_fd=tmp_dir, dst_dir_fd=shard)
+            os.fsync(shard)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=tmp_dir)
+            raise from_oserror(exc, blob_id, "store blob") from exc
 
     @staticmethod
     def _check_id(blob_id: str) -> None:
@@ -149,18 +246,37 @@ class BlobStore:
     def _blob_path(self, blob_id: str) -> pathlib.Path:
         return self._state.path / "blobs" / blob_id[:2] / blob_id[2:]
 
-    def _intact(self, fd: int, name: str, blob_id: str) -> bool:
-        try:
-            bfd = open_state_file(fd, name, self._blob_path(blob_id), os.O_RDONLY)
-        except FileNotFoundError:
-            return False
-        try:
-            digest = hashlib.sha256()
-            while chunk := os.read(bfd, 1 << 20):
-                digest.update(chunk)
-            return digest.hexdigest() == blob_id
-        finally:
-            os.close(bfd)
+
+def _write_all(fd: int, data: bytes | memoryview) -> None:
+    view = memoryview(data).cast("B")
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _copy_file(src: int, dst: int, size: int) -> None:
+    """Copy the whole file `src` into the empty `dst`: a reflink if offered, else in the kernel."""
+    try:
+        fcntl.ioctl(dst, _FICLONE, src)
+        return
+    except OSError:
+        pass
+    offset = 0
+    try:
+        while offset < size:
+            copied = os.copy_file_range(src, dst, min(_COPY_CHUNK, size - offset), offset, offset)
+            if copied == 0:
+                break
+            offset += copied
+        return
+    except OSError as exc:
+        if exc.errno not in (errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+            raise
+    os.ftruncate(dst, 0)
+    os.lseek(dst, 0, os.SEEK_SET)
+    offset = 0
+    while chunk := os.pread(src, _COPY_CHUNK, offset):
+        _write_all(dst, chunk)
+        offset += len(chunk)
 
 
 def _missing(blob_id: object) -> SandboxError:

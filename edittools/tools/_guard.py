@@ -38,7 +38,7 @@ def ensure_fresh(
 ) -> None:
     """Refuse a change unless the session read `path` and its content is still what it read.
 
-    Staleness is judged by content (sha256), never by mtime, so formatters touching a file
+    Staleness is judged by content (its digest), never by mtime, so formatters touching a file
     without changing it cause no false alarms. A real change is shown as a diff. With
     `must_have_read` off (patches, whose context lines check the content themselves) a file never
     read passes, but one that changed since it was read is still refused.
@@ -54,7 +54,7 @@ def ensure_fresh(
             f"{path} has not been read in this session. Read it first, then retry the change.",
             {"path": path},
         )
-    if record.sha256 == version.sha256:
+    if record.digest == version.digest:
         return
     known = ws.seen_bytes(record)
     if known is None:

@@ -30,8 +30,8 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
             )
         existing = read_if_exists(ws, path)
         current, version = existing if existing is not None else (None, None)
-        current_sha = None if version is None else version.sha256
-        if current_sha != change.after_sha256:
+        current_sha = None if version is None else version.digest
+        if current_sha != change.after_digest:
             raise ToolError(
                 "stale_read",
                 f"{path} changed after this session's last change to it, so undo would discard "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import socket
 import stat
@@ -12,14 +11,14 @@ from collections.abc import Callable
 import pytest
 from sandbox_world import World
 
-from sandbox import ABSENT, Sandbox, SandboxError, Version
+from sandbox import ABSENT, Sandbox, SandboxError, Version, digest_of
 
 
 def test_read_returns_bytes_and_version(sb: Sandbox) -> None:
     data, version = sb.read_bytes("inner/file.txt")
     st = os.stat(sb.root / "inner/file.txt")
     assert data == b"inner\n"
-    assert version.sha256 == hashlib.sha256(b"inner\n").hexdigest()
+    assert version.digest == digest_of(b"inner\n")
     assert (version.size, version.mtime_ns, version.inode) == (6, st.st_mtime_ns, st.st_ino)
 
 

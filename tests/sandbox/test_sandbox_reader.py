@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 
 import pytest
 from sandbox_world import World
 
-from sandbox import FileReader, Sandbox, SandboxError
+from sandbox import FileReader, Sandbox, SandboxError, digest_of
 
 BIG = b"".join(b"line %d\n" % k for k in range(50_000))  # ~390 kB: several read chunks
 
@@ -45,7 +44,7 @@ def test_the_version_is_known_once_the_end_is_reached(capped: Sandbox) -> None:
         version = reader.version
         assert version is not None
         assert version == capped.version("inner/big.txt")
-        assert version.sha256 == hashlib.sha256(BIG).hexdigest()
+        assert version.digest == digest_of(BIG)
         assert version.size == len(BIG)
         assert version.inode == os.stat(capped.root / "inner/big.txt").st_ino
         assert version == capped.read_bytes("inner/big.txt", max_bytes=len(BIG))[1]

@@ -20,7 +20,7 @@ import pytest
 
 from edittools import Session
 from edittools.cli import main
-from sandbox import Sandbox, SandboxError
+from sandbox import Sandbox, SandboxError, digest_of
 
 RESOLVERS = ("openat2", "walker")
 
@@ -138,7 +138,7 @@ def test_a_damaged_undo_snapshot_is_state_corrupt(tmp_path: Path, resolver: str)
     (root / "a.txt").write_text("before\n")
     with session(root, resolver) as s:
         assert not s.write("a.txt", "after\n").is_error
-        blob = hashlib.sha256(b"before\n").hexdigest()
+        blob = digest_of(b"before\n")
         path = s.sandbox.state_path / "blobs" / blob[:2] / blob[2:]
         path.write_bytes(b"tampered\n")
         result = s.undo("a.txt")

@@ -205,14 +205,14 @@ def test_file_over_the_cap_is_modified_without_contents(
     changes = finish(watcher, wait_for(watcher, "big.txt"))
     assert [c.kind for c in changes] == ["modified"]
     old, new = changes[0].old, changes[0].new
-    assert old is not None and new is not None and old.sha256 != new.sha256
+    assert old is not None and new is not None and old.digest != new.digest
     assert old.blob_id is None and new.blob_id is None
 
 
 def test_baseline_of_supplies_the_old_side_of_an_untracked_file(
     sb: Sandbox, root: pathlib.Path, started: Callable[..., Watcher]
 ) -> None:
-    known = Baseline(sb.read_bytes("a.txt")[1].sha256, sb.store.put((root / "a.txt").read_bytes()))
+    known = Baseline(sb.read_bytes("a.txt")[1].digest, sb.store.put((root / "a.txt").read_bytes()))
     watcher = started(baseline_of=lambda path: known if path == "a.txt" else None)
     (root / "a.txt").write_text("replaced\n")
     changes = finish(watcher, wait_for(watcher, "a.txt"))
