@@ -29,7 +29,8 @@ class SessionOptions:
     (`warn`), a `syntax_error` refusal that writes nothing (`refuse`), or no check (`off`); files
     over `syntax_max_bytes` are not checked. `allow_git_writes` lifts the rule that refuses writes
     under `.git/` (git runs hooks and reads its config as code, so a tool writing there can make git
-    run code).
+    run code). A diff artifact carries its full old and new texts inline only when both together
+    are at most `inline_text_bytes`; it refers to them by id anyway.
     `checkpoint_on_start` takes a checkpoint when the session opens (reused when nothing changed
     since the newest one); tools that only look at checkpoints turn it off.
     """
@@ -41,7 +42,7 @@ class SessionOptions:
     read_line_limit: int = 2000
     read_line_chars: int = 2000
     read_output_chars: int = 200_000
-    inline_text_bytes: int = 2 * MiB
+    inline_text_bytes: int = 64 * 1024
     baseline_bytes: int = 16 * MiB
     journal: bool = True
     syntax_check: SyntaxPolicy = "warn"

@@ -298,7 +298,7 @@ class Workspace:
 
     def journal_events(self) -> Iterator[StreamEvent]:
         """Every stream event journaled for this root, oldest first, read a page at a time."""
-        return read_events(self._index, self.sandbox.store)
+        return read_events(self._index, self.sandbox.store, self.content)
 
     def _report_recoveries(self) -> None:
         """Journal each settled crash recovery once (whichever process opens the root first)."""

@@ -22,35 +22,41 @@ def commit(
     The write is a compare-and-swap against `before_version` (or "must not exist" when the file is
     new), so a concurrent writer is detected, never overwritten. The old bytes go to the undo history
     and the new content becomes what the session has seen, in the same transaction as the write.
-    In a dry run nothing is written, but a write the sandbox's rules refuse (`.git`, deny
-    patterns) is refused all the same.
+    Returns the new version (None for a delete, or in a dry run, where nothing is written but a
+    write the sandbox's rules refuse, `.git` or deny patterns, is refused all the same).
     """
     if ws.dry_run:
         ws.sandbox.check_write(path)
-        return before_version
+        return None
     return ws.commit([Planned(path, before, before_version, after)])[0]
 
 
 def wants_texts(ws: Workspace, *sizes: int) -> bool:
-    """Whether full old/new texts fit inline in an artifact."""
-    return all(size <= ws.options.inline_text_bytes for size in sizes)
+    """Whether the full old and new texts together fit inline in an artifact."""
+    return sum(sizes) <= ws.options.inline_text_bytes
 
 
-def with_blobs(
-    ws: Workspace, payload: DiffPayload, before: bytes | None, after: bytes | None
+def with_refs(
+    ws: Workspace, payload: DiffPayload, old_id: str | None, new_id: str | None
 ) -> DiffPayload:
-    """Give a payload the blob ids of its full old and new contents (`old_ref`/`new_ref`).
+    """The payload with the ids of its full contents, where the state holds them.
 
-    The ids cost nothing new: committing the change kept both contents already. A payload whose
-    texts were left out for size is marked truncated, so hosts know to fetch them by id.
+    Texts are carried by reference: the ids are set whenever the contents can be fetched (the old
+    one is the undo snapshot; the new one a recipe on it), whether or not the texts are also
+    inline; a payload whose texts were left out is marked truncated. Nothing is stored here.
     """
-    old_ref = ws.keep(before) if before is not None else None
-    new_ref = ws.keep(after) if after is not None else None
-    texts_left_out = payload.old is None and payload.new is None and not payload.binary
-    update: dict[str, object] = {"old_ref": old_ref, "new_ref": new_ref}
-    if texts_left_out:
+    update: dict[str, object] = {
+        "old_ref": old_id if old_id is not None and ws.has_content(old_id) else None,
+        "new_ref": new_id if new_id is not None and ws.has_content(new_id) else None,
+    }
+    if payload.old is None and payload.new is None and not payload.binary:
         update["truncated"] = True
     return payload.model_copy(update=update)
+
+
+def digest(version: Version | None) -> str | None:
+    """The content id of a version, if any."""
+    return None if version is None else version.digest
 
 
 def summary(verb: str, payload: DiffPayload) -> str:

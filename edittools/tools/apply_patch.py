@@ -10,7 +10,7 @@ from edittools._workspace import Planned, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.diff import diff_texts, strip_components
-from edittools.tools._change import syntax_note, vet, wants_texts, with_blobs, with_syntax
+from edittools.tools._change import digest, syntax_note, vet, wants_texts, with_refs, with_syntax
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
@@ -72,8 +72,11 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams, *, overwrite: bool = Fa
         for path in sorted(set(paths)):
             locks.enter_context(sb.lock(path))
         staged = [_stage(ws, patch, overwrite=overwrite) for patch in patches]
-        _commit_all(ws, [write for item in staged for write in item.writes])
-    payloads = [p for item in staged for p in (item.payload, *item.extra)]
+        writes = [write for item in staged for write in item.writes]
+        versions = _commit_all(ws, writes)
+    payloads = _with_refs(
+        ws, [p for item in staged for p in (item.payload, *item.extra)], writes, versions
+    )
     value = _describe(payloads) + "".join(item.note for item in staged)
     if removed:
         value += (
@@ -99,7 +102,7 @@ def _replaced(ws: Workspace, path: str, after: bytes, payload: DiffPayload) -> _
     old, new = _text_or_bytes(before), _text_or_bytes(after)
     include = wants_texts(ws, len(before), len(after))
     replaced = diff_texts(old, new, path=path, include_texts=include)
-    replaced = with_blobs(ws, replaced, before, after).model_copy(update={"match": payload.match})
+    replaced = replaced.model_copy(update={"match": payload.match})
     return _Staged((_Write(path, before, version, after),), replaced)
 
 
@@ -125,14 +128,13 @@ def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
         payload = diff_texts(
             None, document.text, path=path, include_texts=wants_texts(ws, len(after))
         )
-        payload = with_syntax(with_blobs(ws, payload, None, after), check)
+        payload = with_syntax(payload, check)
         return _Staged((_Write(path, None, None, after),), payload, syntax_note(check))
     before, version = read_existing(ws, path)
     ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
         old = _text_or_bytes(before)
         payload = diff_texts(old, None, path=path, include_texts=wants_texts(ws, len(before)))
-        payload = with_blobs(ws, payload, before, None)
         return _Staged((_Write(path, before, version, None),), payload)
     document = decode(before)
     try:
@@ -168,7 +170,7 @@ def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
             document.text, changed.text, path=target, old_path=path, include_texts=include
         )
         writes = (_Write(target, None, None, after), _Write(path, before, version, None))
-    payload = with_blobs(ws, payload, before, after).model_copy(update={"match": tier})
+    payload = payload.model_copy(update={"match": tier})
     return _Staged(writes, with_syntax(payload, check), syntax_note(check))
 
 
@@ -188,18 +190,39 @@ def _moved_over(
     assert into is not None  # the caller saw the target exist under its lock
     include = wants_texts(ws, len(before))
     removed = diff_texts(_text_or_bytes(before), None, path=path, include_texts=include)
-    removed = with_blobs(ws, removed, before, None)
     writes = (*into.writes, _Write(path, before, version, None))
     return _Staged(writes, into.payload, extra=(removed,))
 
 
-def _commit_all(ws: Workspace, writes: list[_Write]) -> None:
-    """Write every file or none, even across a crash (the workspace's all-or-nothing commit)."""
+def _commit_all(ws: Workspace, writes: list[_Write]) -> list[Version | None]:
+    """Write every file or none, even across a crash (the workspace's all-or-nothing commit).
+
+    Returns each write's new version (None for a delete, and for every write in a dry run).
+    """
     if ws.dry_run:
         for w in writes:  # nothing is written, but a write the rules refuse is refused all the same
             ws.sandbox.check_write(w.path)
-        return
-    ws.commit([Planned(w.path, w.before, w.before_version, w.after) for w in writes])
+        return [None] * len(writes)
+    return ws.commit([Planned(w.path, w.before, w.before_version, w.after) for w in writes])
+
+
+def _with_refs(
+    ws: Workspace,
+    payloads: list[DiffPayload],
+    writes: list[_Write],
+    versions: list[Version | None],
+) -> list[DiffPayload]:
+    """Each payload with the ids of its old and new contents (known once committed): the old one
+    from the write to its old path (a move's source), the new one from the write to its path."""
+    by_path = {w.path: (w, v) for w, v in zip(writes, versions, strict=True)}
+    out = []
+    for payload in payloads:
+        source = by_path.get(payload.old_path or payload.path)
+        target = by_path.get(payload.path)
+        before = source[0].before_version if source is not None else None
+        after = target[1] if target is not None else None
+        out.append(with_refs(ws, payload, digest(before), digest(after)))
+    return out
 
 
 def _text_or_bytes(data: bytes) -> str | bytes:

@@ -11,10 +11,11 @@ from edittools.diff import diff_spans, diff_texts
 from edittools.tools._change import (
     change_result,
     commit,
+    digest,
     summary,
     vet,
     wants_texts,
-    with_blobs,
+    with_refs,
 )
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._matching import Match, locate
@@ -59,10 +60,11 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
         changed, spans = splice(document, match)
         after = changed.encode()
         check = vet(ws, path, document.text, changed.text)
-        commit(ws, path, before, version, after)
+        new_version = commit(ws, path, before, version, after)
     include = wants_texts(ws, len(before), len(after))
     payload = diff_spans(document.text, spans, path=path, include_texts=include)
-    payload = with_blobs(ws, payload, before, after).model_copy(update={"match": match.tier})
+    payload = with_refs(ws, payload, version.digest, digest(new_version))
+    payload = payload.model_copy(update={"match": match.tier})
     return change_result(_describe(payload, match, changed.text, spans), payload, check)
 
 
@@ -101,11 +103,12 @@ def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
                 f"The edits together leave {path} as it was, so nothing was written.",
             )
         check = vet(ws, path, original.text, document.text)
-        commit(ws, path, before, version, after)
+        new_version = commit(ws, path, before, version, after)
     include = wants_texts(ws, len(before), len(after))
     payload = diff_texts(original.text, document.text, path=path, include_texts=include)
     tier = next((t for t in tiers if t != "exact"), "exact")
-    payload = with_blobs(ws, payload, before, after).model_copy(update={"match": tier})
+    payload = with_refs(ws, payload, version.digest, digest(new_version))
+    payload = payload.model_copy(update={"match": tier})
     value = summary(f"Applied {len(params.edits)} edits to", payload)
     if tier != "exact":
         value += f" Matched with tolerance: {', '.join(sorted(set(tiers) - {'exact'}))}."

@@ -7,7 +7,7 @@ from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans
-from edittools.tools._change import commit, wants_texts, with_blobs
+from edittools.tools._change import commit, digest, wants_texts, with_refs
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import InsertParams
@@ -29,12 +29,12 @@ def insert(ws: Workspace, params: InsertParams) -> ToolResult:
         at, piece = _placement(document, params.line, params.text)
         changed = document.splice(at, at, piece)
         after = changed.encode()
-        commit(ws, path, before, version, after)
+        new_version = commit(ws, path, before, version, after)
     # The inserted text as the file now spells it (newlines adopted by the splice).
     inserted = changed.text[at : at + len(changed.text) - len(document.text)]
     include = wants_texts(ws, len(before), len(after))
     payload = diff_spans(document.text, [(at, at, inserted)], path=path, include_texts=include)
-    payload = with_blobs(ws, payload, before, after)
+    payload = with_refs(ws, payload, version.digest, digest(new_version))
     value = (
         f"Inserted text after line {params.line} of {payload.path} "
         f"(+{payload.stats.added} -{payload.stats.removed}).\n"

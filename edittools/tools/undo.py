@@ -6,7 +6,7 @@ from edittools._errors import ToolError
 from edittools._workspace import Change, Planned, Workspace
 from edittools.artifacts import ToolResult
 from edittools.diff import diff_texts
-from edittools.tools._change import change_result, summary, vet, wants_texts, with_blobs
+from edittools.tools._change import change_result, summary, vet, wants_texts, with_refs
 from edittools.tools._guard import read_if_exists
 from edittools.tools._params import UndoParams
 from sandbox import SandboxError, Version, decode
@@ -47,7 +47,8 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
             _restore(ws, change, current, version, restored)
     include = wants_texts(ws, len(current or b""), len(restored or b""))
     payload = diff_texts(old_text, new_text, path=path, include_texts=include)
-    payload = with_blobs(ws, payload, current, restored)
+    new_id = None if ws.dry_run else change.before_blob
+    payload = with_refs(ws, payload, current_sha, new_id)
     verb = "Undid the last change to" if restored is not None else "Undid the creation of"
     return change_result(summary(verb, payload), payload, check)
 

@@ -9,10 +9,11 @@ from edittools.diff import diff_texts
 from edittools.tools._change import (
     change_result,
     commit,
+    digest,
     summary,
     vet,
     wants_texts,
-    with_blobs,
+    with_refs,
 )
 from edittools.tools._guard import ensure_fresh, read_if_exists
 from edittools.tools._params import WriteParams
@@ -50,9 +51,9 @@ def write(ws: Workspace, params: WriteParams) -> ToolResult:
             payload = diff_texts(old_text, document.text, path=path, include_texts=False)
             return diff_result(f"{path} already has this content; nothing was written.", payload)
         check = vet(ws, path, old_text, document.text)
-        commit(ws, path, before, version, after)
+        new_version = commit(ws, path, before, version, after)
     include = wants_texts(ws, len(before or b""), len(after))
     payload = diff_texts(old_text, document.text, path=path, include_texts=include)
-    payload = with_blobs(ws, payload, before, after)
+    payload = with_refs(ws, payload, digest(version), digest(new_version))
     verb = "Created" if before is None else "Wrote"
     return change_result(summary(verb, payload), payload, check)
