@@ -254,8 +254,10 @@ class Workspace:
     def _keep_after(self, db: sqlite3.Connection, p: Planned, digest: str) -> str | None:
         """Make the new content of `p` fetchable by its digest, cheaply; None when it is not kept.
 
-        A small content is stored as a blob; a larger one whose change is a small span of a kept
-        old content gets a recipe row; anything else is known by its digest alone.
+        A content whose change is a small span of the old one gets a recipe row on the old
+        content (kept as the undo snapshot, in the same transaction: no file written, no extra
+        sync); a new or wholly rewritten one under the size cap is stored as a blob; anything
+        else is known by its digest alone.
         """
         assert p.after is not None
         if self.sandbox.store.has(digest):  # e.g. an undo puts back a content kept before
@@ -264,7 +266,7 @@ class Workspace:
         if p.before is not None and p.before_version is not None:
             span = p.span if p.span is not None else _one_span(p.before, p.after)
             start, stop, middle = span
-            if len(middle) <= _RECIPE_BYTES and size > _RECIPE_BYTES:
+            if len(middle) <= _RECIPE_BYTES:
                 db.execute(
                     "INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?, ?)",
                     (digest, p.before_version.digest, start, stop, middle),

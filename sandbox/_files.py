@@ -48,6 +48,7 @@ __all__ = [
 
 TEMP_SUFFIX = ".edittools-tmp"
 _CHUNK = 1 << 20
+_MAX_READ = 0x7FFFF000  # the most one read(2) returns on Linux
 _READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_NOFOLLOW | os.O_CLOEXEC
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -133,10 +134,12 @@ def read_open(
     try:
         if st.st_size > max_bytes:
             raise _too_large(display, st.st_size, max_bytes)
-        chunks: list[bytes] = []
-        total = 0
-        # Read past the cap by one byte: a file that grew since fstat is still caught.
-        while total <= max_bytes:
+        # One read of the whole size (no join of chunks to copy it again), then more until the
+        # end; past the cap by one byte, so a file that grew since fstat is still caught.
+        first = os.read(fd, min(st.st_size + 1, max_bytes + 1, _MAX_READ))
+        chunks = [first]
+        total = len(first)
+        while first and total <= max_bytes:
             chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - total))
             if not chunk:
                 break
@@ -144,7 +147,7 @@ def read_open(
             total += len(chunk)
         if total > max_bytes:
             raise _too_large(display, total, max_bytes)
-        data = b"".join(chunks)
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         after = os.fstat(fd)
     except OSError as exc:
         raise from_oserror(exc, display, "read") from exc

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from edittools._errors import ToolError
-from edittools._workspace import Planned, Workspace
+from edittools._workspace import Planned, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.syntax import SyntaxCheck, check_change
@@ -15,7 +17,9 @@ def commit(
     path: str,
     before: bytes | None,
     before_version: Version | None,
-    after: bytes | None,
+    after: bytes | Sequence[bytes | memoryview] | None,
+    *,
+    span: Span | None = None,
 ) -> Version | None:
     """Write `after` over `path` (or delete it when None) if it still holds `before`.
 
@@ -28,7 +32,7 @@ def commit(
     if ws.dry_run:
         ws.sandbox.check_write(path)
         return None
-    return ws.commit([Planned(path, before, before_version, after)])[0]
+    return ws.commit([Planned(path, before, before_version, after, span)])[0]
 
 
 def wants_texts(ws: Workspace, *sizes: int) -> bool:
@@ -78,7 +82,8 @@ def vet(
     writing); `may_refuse=False` (an undo puts back what the file held) only warns.
     """
     policy = ws.options.syntax_check
-    if policy == "off" or not isinstance(new, str):
+    # Characters are at least bytes: a text this long is over the cap, and needs no encoding.
+    if policy == "off" or not isinstance(new, str) or len(new) > ws.options.syntax_max_bytes:
         return None
     check = check_change(
         path, old if isinstance(old, str) else None, new, max_bytes=ws.options.syntax_max_bytes

@@ -40,10 +40,13 @@ def line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def excerpt(text: str, start: int, end: int, *, around: int = 3, max_chars: int = 2000) -> str:
+def excerpt(
+    text: str, start: int, end: int, *, around: int = 3, max_chars: int = 2000, first_line: int = 1
+) -> str:
     """Numbered lines holding `text[start:end]`, with `around` lines of context each side.
 
     Works from offsets with C-level searches, so a large file is never split into lines.
+    `first_line` is the number of the text's first line (when it is a window of a larger file).
     """
     text = as_lf_lines(text)
     first = text.rfind("\n", 0, start) + 1
@@ -61,4 +64,4 @@ def excerpt(text: str, start: int, end: int, *, around: int = 3, max_chars: int 
     lines = text[first:last].split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return numbered(lines, line_of(text, first), max_chars=max_chars)
+    return numbered(lines, first_line - 1 + line_of(text, first), max_chars=max_chars)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import AnyStr
+from collections.abc import Iterator, Sequence
+from typing import AnyStr, TypeVar
+
+R = TypeVar("R")
 
 
 def splice_spans(text: AnyStr, edits: Sequence[tuple[int, int, AnyStr]]) -> AnyStr:
@@ -14,15 +16,33 @@ def splice_spans(text: AnyStr, edits: Sequence[tuple[int, int, AnyStr]]) -> AnyS
     once per span). Raises `ValueError` for spans out of order or outside the text.
     """
     parts: list[AnyStr] = []
-    add = parts.append
+    for kept, replacement in _cuts(len(text), edits):
+        parts.append(text[kept])
+        if replacement is not None:
+            parts.append(replacement)
+    return text[:0].join(parts)
+
+
+def splice_views(data: bytes, edits: Sequence[tuple[int, int, bytes]]) -> list[bytes | memoryview]:
+    """The pieces of `splice_spans(data, edits)` without joining them: views of the untouched
+    bytes and the replacements, in order, for a vectored write (no copy of the file's bytes)."""
+    view = memoryview(data)
+    pieces: list[bytes | memoryview] = []
+    for kept, replacement in _cuts(len(data), edits):
+        pieces.append(view[kept])
+        if replacement is not None:
+            pieces.append(replacement)
+    return pieces
+
+
+def _cuts(length: int, edits: Sequence[tuple[int, int, R]]) -> Iterator[tuple[slice, R | None]]:
+    """The kept slices of a text of `length`, each followed by the replacement after it."""
     prev = 0
     for start, end, replacement in edits:
         if start < prev or end < start:
             raise ValueError(f"span {start}:{end} overlaps the one before it or is reversed")
-        add(text[prev:start])
-        add(replacement)
+        yield slice(prev, start), replacement
         prev = end
-    if prev > len(text):
-        raise ValueError(f"span ending at {prev} lies outside the text (length {len(text)})")
-    add(text[prev:])
-    return text[:0].join(parts)
+    if prev > length:
+        raise ValueError(f"span ending at {prev} lies outside the text (length {length})")
+    yield slice(prev, length), None

@@ -7,7 +7,9 @@ import re
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
+from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans, diff_texts
+from edittools.tools._bytematch import ByteSpan, exact_byte_spans, line_end, line_start
 from edittools.tools._change import (
     change_result,
     commit,
@@ -21,9 +23,9 @@ from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
-from edittools.tools._splice import splice_spans
+from edittools.tools._splice import splice_spans, splice_views
 from edittools.tools.write import write
-from sandbox import TextDocument, decode
+from sandbox import TextDocument, Version, decode
 
 Span = tuple[int, int, str]
 
@@ -48,6 +50,17 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
         return write(ws, WriteParams(path=path, content=params.new_string))
     with sb.lock(path):
         before, version = read_existing(ws, path)
+        byte_spans = _byte_spans(ws, before, params)
+        if byte_spans is not None:
+            ensure_fresh(ws, path, before, version)
+            new_version = commit(
+                ws, path, before, version, splice_views(before, byte_spans),
+                span=_one_span(before, byte_spans),
+            )  # fmt: skip
+    if byte_spans is not None:
+        return _bytes_result(ws, path, before, version, new_version, byte_spans)
+    with sb.lock(path):
+        before, version = read_existing(ws, path)
         document = decode(before)  # binary or undecodable first: a read would not help
         ensure_fresh(ws, path, before, version)
         match = locate(
@@ -66,6 +79,65 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
     payload = with_refs(ws, payload, version.digest, digest(new_version))
     payload = payload.model_copy(update={"match": match.tier})
     return change_result(_describe(payload, match, changed.text, spans), payload, check)
+
+
+def _byte_spans(ws: Workspace, before: bytes, params: EditParams) -> list[ByteSpan] | None:
+    """The exact match found on the file's bytes, for a large file; None: take the text path.
+
+    Small files take the text path (cheap there, and their syntax is checked on the texts).
+    """
+    if len(before) <= max(_BYTES_PATH_MIN, ws.options.syntax_max_bytes):
+        return None
+    return exact_byte_spans(
+        before, params.old_string, params.new_string, replace_all=params.replace_all
+    )
+
+
+def _one_span(before: bytes, spans: list[ByteSpan]) -> ByteSpan:
+    """The one byte span that covers every replaced span (what the state records)."""
+    if len(spans) == 1:
+        return spans[0]
+    start, stop = spans[0][0], spans[-1][1]
+    return start, stop, splice_spans(before[start:stop], [(s - start, e - start, r)
+                                                          for s, e, r in spans])  # fmt: skip
+
+
+def _bytes_result(
+    ws: Workspace,
+    path: str,
+    before: bytes,
+    version: Version,
+    new_version: Version | None,
+    spans: list[ByteSpan],
+) -> ToolResult:
+    """The result of an edit applied on bytes: the same diff and value as the text path gives."""
+    start, end, inserted = spans[0]
+    first_line = before.count(b"\n", 0, start) + 1
+    size = len(before) + sum(len(r) - (e - s) for s, e, r in spans)
+    include = wants_texts(ws, len(before), size)
+    payload = diff_spans(before, spans, path=path, include_texts=include, first_line=first_line,
+                         binary=False)  # fmt: skip
+    payload = with_refs(ws, payload, version.digest, digest(new_version))
+    payload = payload.model_copy(update={"match": "exact"})
+    lines = [summary("Edited", payload)]
+    if len(spans) > 1:
+        lines[0] = summary(f"Replaced {len(spans)} occurrences in", payload)
+    # The first change with three lines around it, as the new file reads: a window of the old
+    # bytes wide enough for three new lines after it, with the replacements inside it applied.
+    first = line_start(before, start, back=3)
+    removed_lines = before.count(b"\n", start, end)
+    last = line_end(before, max(end - 1, start), ahead=3 + removed_lines * len(spans))
+    inside = [(s - first, e - first, r) for s, e, r in spans if s < last]
+    last = max(last, line_end(before, max(inside[-1][1] - 1, 0) + first))
+    window = splice_spans(before[first:last], inside).decode("utf-8")
+    at = len(before[first:start].decode("utf-8"))
+    number = first_line - before.count(b"\n", first, start)
+    lines.append(excerpt(window, at, at + len(inserted.decode("utf-8")), first_line=number))
+    return diff_result("\n".join(lines), payload)
+
+
+# Below this size decoding is cheap and the text path's checks come for free.
+_BYTES_PATH_MIN = 1 << 20
 
 
 def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:

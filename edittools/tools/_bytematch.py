@@ -1,0 +1,62 @@
+"""Exact edits of large UTF-8 files found on their bytes, without decoding the file.
+
+Decoding 45 MB to text, splicing the text and encoding it back costs several times more than
+writing the file. For a UTF-8 file with LF newlines (no byte-order mark, no CR, no NUL near the
+start) an exact match of `old_string` is a match of its UTF-8 bytes, and always on character
+boundaries (UTF-8 is self-synchronising), so the needle is encoded once and found by a C-level
+byte search. Anything else — another encoding, CR newlines, no match, an ambiguous match, a needle
+that cannot be encoded — returns None, and the edit takes the text path, which says precisely
+what is wrong or applies a tolerance.
+"""
+
+from __future__ import annotations
+
+from sandbox import bom_candidates, looks_binary
+
+ByteSpan = tuple[int, int, bytes]
+
+
+def exact_byte_spans(
+    data: bytes, old_string: str, new_string: str, *, replace_all: bool
+) -> list[ByteSpan] | None:
+    """The byte spans an exact edit replaces and their new bytes; None: use the text path."""
+    if not old_string or old_string == new_string or "\r" in old_string + new_string:
+        return None
+    if bom_candidates(data[:4]) or looks_binary(data) or b"\r" in data:
+        return None
+    try:
+        needle = old_string.encode("utf-8")
+        replacement = new_string.encode("utf-8")
+        if not data.isascii():
+            data.decode("utf-8")  # a text file, or the text path refuses it
+    except UnicodeError:
+        return None
+    starts = []
+    at = data.find(needle)
+    while at >= 0:
+        starts.append(at)
+        if len(starts) > 1 and not replace_all:
+            return None  # ambiguous: the text path lists every match
+        at = data.find(needle, at + len(needle))
+    return [(s, s + len(needle), replacement) for s in starts] or None
+
+
+def line_start(data: bytes, offset: int, back: int = 0) -> int:
+    """Offset of the start of the line holding `offset`, moved `back` lines further up."""
+    first = data.rfind(b"\n", 0, offset) + 1
+    for _ in range(back):
+        if first == 0:
+            break
+        first = data.rfind(b"\n", 0, first - 1) + 1
+    return first
+
+
+def line_end(data: bytes, offset: int, ahead: int = 0) -> int:
+    """Offset just past the line holding `offset` (its newline included), `ahead` lines further."""
+    last = offset
+    for _ in range(ahead + 1):
+        if last >= len(data):
+            return len(data)
+        newline = data.find(b"\n", last)
+        last = len(data) if newline == -1 else newline + 1
+    return last

@@ -1,0 +1,89 @@
+"""Exact edits of large UTF-8 files run on bytes: the same file, diff and value as the text path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from edittools import Session, ToolResult
+from edittools.tools import edit as edit_module
+
+
+def _lines(n: int, tail: str = "") -> bytes:
+    return "".join(f"line {i} = value({i}){tail}\n" for i in range(n)).encode("utf-8")
+
+
+# (file bytes, old_string, new_string, replace_all)
+CASES = {
+    "middle": (_lines(400), "line 200 = value(200)", "line 200 = changed", False),
+    "first_line": (_lines(400), "line 0 = value(0)\n", "", False),
+    "last_line_no_newline": (_lines(400) + b"end", "end", "end\nand more", False),
+    "multi_line_needle": (_lines(400), "line 7 = value(7)\nline 8", "merged 7+8", False),
+    "non_ascii": (_lines(400, " # café ☕"), "line 9 = value(9) # café ☕", "ça va 🙂", False),
+    "replace_all_nearby": (
+        b"x = 1\ny = 2\nx = 1\nz\nx = 1\n" + _lines(400),
+        "x = 1\n",
+        "x = 10\nw = 0\n",
+        True,
+    ),
+    "replace_all_dropping_lines": (
+        _lines(50) + b"a\nb\nc\na\nb\nc\n" + _lines(50),
+        "a\nb\nc\n",
+        "abc\n",
+        True,
+    ),
+}
+
+
+def _run(
+    tmp_path: Path, data: bytes, old: str, new: str, replace_all: bool
+) -> tuple[ToolResult, bytes]:
+    tmp_path.mkdir()
+    (tmp_path / "f.py").write_bytes(data)
+    with Session(tmp_path, require_read=False, syntax_max_bytes=0) as session:
+        result = session.edit("f.py", old, new, replace_all=replace_all)
+        return result, (tmp_path / "f.py").read_bytes()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_byte_path_gives_what_the_text_path_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    data, old, new, replace_all = CASES[name]
+    taken = []
+    real = edit_module.exact_byte_spans
+
+    def spy(*args: object, **kwargs: bool) -> object:
+        spans = real(*args, **kwargs)  # type: ignore[arg-type]
+        taken.append(spans is not None)
+        return spans
+
+    monkeypatch.setattr(edit_module, "_BYTES_PATH_MIN", 0)
+    monkeypatch.setattr(edit_module, "exact_byte_spans", spy)
+    fast, fast_bytes = _run(tmp_path / "fast", data, old, new, replace_all)
+    assert taken == [True]
+    monkeypatch.setattr(edit_module, "_BYTES_PATH_MIN", 1 << 40)
+    slow, slow_bytes = _run(tmp_path / "slow", data, old, new, replace_all)
+    assert taken == [True]  # the text path did not ask
+    assert not fast.is_error and not slow.is_error, (fast.value, slow.value)
+    assert fast_bytes == slow_bytes
+    assert fast.value == slow.value
+    assert fast.artifact is not None and slow.artifact is not None
+    fast_payload = fast.artifact.payload.model_dump()
+    slow_payload = slow.artifact.payload.model_dump()
+    for key in ("hunks", "unified", "stats", "match", "truncated", "old", "new"):
+        assert fast_payload[key] == slow_payload[key], key
+
+
+@pytest.mark.parametrize(
+    ("data", "old"),
+    [
+        (_lines(300).replace(b"\n", b"\r\n"), "line 3 = value(3)"),  # CRLF: the text path
+        (_lines(300) + b"line 3 = value(3)\n", "line 3 = value(3)\n"),  # ambiguous: listed there
+        (_lines(300), "not there"),  # a miss: closest lines come from the text path
+        ("é".encode("cp1252") + _lines(300), "line 3 = value(3)"),  # not UTF-8
+    ],
+)
+def test_what_the_byte_path_does_not_settle_goes_to_the_text_path(data: bytes, old: str) -> None:
+    assert edit_module.exact_byte_spans(data, old, "new", replace_all=False) is None
