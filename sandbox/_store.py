@@ -86,9 +86,8 @@ class BlobStore:
                 return False
             if may_link and st.st_nlink == 1 and not _FORCE_COPY:
                 try:
-                    # Data written to the old file but not yet on disk would not survive a crash
-                    # in the blob either; flushing a clean file costs nothing.
-                    os.fdatasync(fd)
+                    # No sync of the old file's data: what its writer left unsynced is at the same
+                    # risk in the file itself, and `get` refuses a blob that lost it.
                     self._drop_stale(shard, name)
                     os.link(f"/proc/self/fd/{fd}", name, dst_dir_fd=shard, follow_symlinks=True)
                     os.fsync(shard)

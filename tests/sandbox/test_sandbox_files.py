@@ -6,6 +6,7 @@ import os
 import socket
 import stat
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -282,3 +283,48 @@ def test_closed_sandbox_cannot_be_used(world: World) -> None:
             op("inner/file.txt")
         assert info.value.code == "io_error"
     assert (world.root / "inner/file.txt").read_bytes() == b"inner\n"
+
+
+def _aged_file(sb: Sandbox, name: str, data: bytes) -> None:
+    """A file whose last change lies beyond the racy window (a ctime cannot be set, only aged)."""
+    (sb.root / name).write_bytes(data)
+    changed = os.stat(sb.root / name).st_ctime_ns
+    while time.time_ns() - changed < 100_000_000:
+        time.sleep(0.02)
+
+
+def test_a_compare_and_swap_on_an_unchanged_inode_does_not_read_the_file_again(
+    sb: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _aged_file(sb, "cas.txt", b"one\n")
+    _, version = sb.read_bytes("cas.txt")
+    import sandbox._sandbox as facade
+
+    def no_hash(*args: object) -> None:
+        raise AssertionError("the file was read again")
+
+    monkeypatch.setattr(facade, "hash_file", no_hash)
+    sb.write_bytes("cas.txt", b"two\n", expect=version)
+    assert (sb.root / "cas.txt").read_bytes() == b"two\n"
+
+
+def test_an_in_place_change_of_the_same_size_is_still_stale(sb: Sandbox) -> None:
+    _aged_file(sb, "cas.txt", b"one\n")
+    _, version = sb.read_bytes("cas.txt")
+    with open(sb.root / "cas.txt", "r+b") as fh:  # same inode, same size, new ctime
+        fh.write(b"ONE\n")
+    with pytest.raises(SandboxError) as info:
+        sb.write_bytes("cas.txt", b"two\n", expect=version)
+    assert info.value.code == "stale"
+    assert (sb.root / "cas.txt").read_bytes() == b"ONE\n"
+
+
+def test_a_version_read_right_after_a_change_is_checked_by_content(sb: Sandbox) -> None:
+    (sb.root / "cas.txt").write_bytes(b"one\n")
+    _, version = sb.read_bytes("cas.txt")  # within the racy window: the stat proves nothing
+    with open(sb.root / "cas.txt", "r+b") as fh:
+        fh.write(b"ONE\n")
+    os.utime(sb.root / "cas.txt", ns=(version.mtime_ns, version.mtime_ns))
+    with pytest.raises(SandboxError) as info:
+        sb.write_bytes("cas.txt", b"two\n", expect=version)
+    assert info.value.code == "stale"
