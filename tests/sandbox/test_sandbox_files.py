@@ -8,11 +8,13 @@ import stat
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from sandbox_world import World
 
 from sandbox import ABSENT, Sandbox, SandboxError, Version, digest_of
+from sandbox._files import same_inode_state
 
 
 def test_read_returns_bytes_and_version(sb: Sandbox) -> None:
@@ -319,12 +321,14 @@ def test_an_in_place_change_of_the_same_size_is_still_stale(sb: Sandbox) -> None
     assert (sb.root / "cas.txt").read_bytes() == b"ONE\n"
 
 
-def test_a_version_read_right_after_a_change_is_checked_by_content(sb: Sandbox) -> None:
+def test_a_stat_taken_within_the_racy_window_proves_nothing(sb: Sandbox) -> None:
+    """A change inside the same clock tick as the last one may keep every timestamp: a version
+    whose stat was taken that soon after the inode's last change must be checked by content."""
     (sb.root / "cas.txt").write_bytes(b"one\n")
-    _, version = sb.read_bytes("cas.txt")  # within the racy window: the stat proves nothing
-    with open(sb.root / "cas.txt", "r+b") as fh:
-        fh.write(b"ONE\n")
-    os.utime(sb.root / "cas.txt", ns=(version.mtime_ns, version.mtime_ns))
-    with pytest.raises(SandboxError) as info:
-        sb.write_bytes("cas.txt", b"two\n", expect=version)
-    assert info.value.code == "stale"
+    st = os.stat(sb.root / "cas.txt")
+    seen = Version("d", st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, st.st_ctime_ns)
+    assert not same_inode_state(seen, st)
+    later = replace(seen, seen_ns=st.st_ctime_ns + 1_000_000_000)
+    assert same_inode_state(later, st)
+    assert not same_inode_state(replace(later, size=st.st_size + 1), st)
+    assert not same_inode_state(replace(later, ctime_ns=st.st_ctime_ns - 1), st)
