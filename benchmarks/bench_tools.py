@@ -47,9 +47,9 @@ def _median(fn: Callable[[], object], repeat: int, *, sync: bool = True) -> floa
     return statistics.median(times)
 
 
-def _state_bytes(state: Path) -> tuple[int, set[int]]:
-    """Bytes of the state folder's files (each inode once), and the inodes."""
-    seen: set[int] = set()
+def _state_bytes(state: Path, skip: set[int] | None = None) -> tuple[int, set[int]]:
+    """Bytes of the state folder's files (each inode once, `skip` left out), and the inodes."""
+    seen: set[int] = set(skip or ())
     total = 0
     for folder, _, files in os.walk(state):
         for name in files:
@@ -114,17 +114,21 @@ def _sizes(root: str) -> None:
         for name in ("mb.py", "kb47.py", "tiny.py"):
             session.read(name, limit=1)
         state = session.sandbox.state_path
+        assert not session.edit("mb.py", lines[99], lines[99] + " # warm").is_error
+        session.sandbox.index.rows("PRAGMA wal_checkpoint(TRUNCATE)")
         before, _ = _state_bytes(state)
         edits = 10
+        replaced = set()
         for i in range(edits):
+            replaced.add(os.stat(Path(root, "mb.py")).st_ino)
             line = lines[100 + i]
             assert not session.edit("mb.py", line, line + " # x").is_error
-        after, _ = _state_bytes(state)
-        # Each edit links the replaced inode into the store: those bytes were the file's, not new.
-        linked = (after - before) - _moved_bytes(edits, Path(root, "mb.py").stat().st_size)
+        session.sandbox.index.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+        after, _ = _state_bytes(state, skip=replaced)
+        grown = after - before
         mb = Path(root, "mb.py").stat().st_size / 1e6
-        print(f"state growth per one-line edit of a {mb:.1f} MB file: {linked / edits:,.0f} bytes "
-              f"(besides the replaced inode, moved into the store by a link)")  # fmt: skip
+        print(f"state growth per one-line edit of a {mb:.1f} MB file: {grown / edits:,.0f} bytes "
+              f"(the replaced inode moves into the store by a link: not counted)")  # fmt: skip
         result = session.edit("kb47.py", small[300], small[300] + " # y")
         size = len(result.model_dump_json())
         kb = Path(root, "kb47.py").stat().st_size / 1e3
@@ -139,11 +143,6 @@ def _sizes(root: str) -> None:
         tiny()
         t = _median(tiny, 51, sync=False)
         print(f"one-line edit of a 12-byte file, in process: median {t * 1000:.2f} ms")
-
-
-def _moved_bytes(edits: int, size: int) -> int:
-    """The bytes of the inodes the edits replaced (each of about `size` bytes)."""
-    return edits * size
 
 
 def main() -> None:

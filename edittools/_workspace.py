@@ -22,6 +22,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from edittools._checkpoints import Checkpoints
 from edittools._errors import ToolError
@@ -75,6 +76,15 @@ Span = tuple[int, int, bytes]
 """Bytes `before[start:stop]` replaced by the third item."""
 
 
+class Recipe(NamedTuple):
+    """A content kept as its base content with `base[start:stop]` replaced by `middle`."""
+
+    base: str
+    start: int
+    stop: int
+    middle: bytes
+
+
 @dataclass(frozen=True)
 class Planned:
     """One file of a change to commit: `after` None deletes; `before` None creates.
@@ -89,6 +99,8 @@ class Planned:
     before_version: Version | None
     after: bytes | Sequence[bytes | memoryview] | None
     span: Span | None = None
+    after_digest: str | None = None
+    """What `after` must hash to, when it was rebuilt to match a kept content."""
 
 
 class Workspace:
@@ -167,6 +179,13 @@ class Workspace:
         rows = self._index.rows("SELECT base FROM derived WHERE id = ?", (blob_id,))
         return bool(rows) and self.sandbox.store.has(rows[0][0])
 
+    def recipe(self, blob_id: str) -> Recipe | None:
+        """How content `blob_id` is rebuilt from a base content, when it is kept that way."""
+        rows = self._index.rows(
+            "SELECT base, start, stop, middle FROM derived WHERE id = ?", (blob_id,)
+        )
+        return Recipe(rows[0][0], rows[0][1], rows[0][2], bytes(rows[0][3])) if rows else None
+
     def content(self, blob_id: str) -> bytes:
         """The bytes of a content id: a stored blob, or one rebuilt from its recipe.
 
@@ -228,7 +247,12 @@ class Workspace:
         recorded as a recipe on the old content (see `content`), not as a second copy.
         """
         writes = [
-            FileWrite(p.path, p.after, p.before_version if p.before_version is not None else ABSENT)
+            FileWrite(
+                p.path,
+                p.after,
+                p.before_version if p.before_version is not None else ABSENT,
+                p.after_digest,
+            )
             for p in planned
         ]
 

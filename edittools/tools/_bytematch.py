@@ -22,14 +22,12 @@ def exact_byte_spans(
     """The byte spans an exact edit replaces and their new bytes; None: use the text path."""
     if not old_string or old_string == new_string or "\r" in old_string + new_string:
         return None
-    if bom_candidates(data[:4]) or looks_binary(data) or b"\r" in data:
-        return None
     try:
         needle = old_string.encode("utf-8")
         replacement = new_string.encode("utf-8")
-        if not data.isascii():
-            data.decode("utf-8")  # a text file, or the text path refuses it
     except UnicodeError:
+        return None
+    if not plain_utf8(data):
         return None
     starts = []
     at = data.find(needle)
@@ -39,6 +37,20 @@ def exact_byte_spans(
             return None  # ambiguous: the text path lists every match
         at = data.find(needle, at + len(needle))
     return [(s, s + len(needle), replacement) for s in starts] or None
+
+
+def plain_utf8(data: bytes) -> bool:
+    """Whether `data` is UTF-8 text with LF newlines: no byte-order mark, no CR, no NUL near the
+    start (where its bytes and its text diff alike, offset for offset on character bounds)."""
+    if bom_candidates(data[:4]) or looks_binary(data) or b"\r" in data:
+        return False
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def line_start(data: bytes, offset: int, back: int = 0) -> int:

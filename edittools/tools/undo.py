@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from edittools._errors import ToolError
-from edittools._workspace import Change, Planned, Workspace
+from edittools._workspace import Change, Planned, Span, Workspace
 from edittools.artifacts import ToolResult
-from edittools.diff import diff_texts
+from edittools.diff import diff_spans, diff_texts
+from edittools.tools._bytematch import plain_utf8
 from edittools.tools._change import change_result, summary, vet, wants_texts, with_refs
 from edittools.tools._guard import read_if_exists
 from edittools.tools._params import UndoParams
+from edittools.tools._splice import splice_views
 from sandbox import SandboxError, Version, decode
 
 
@@ -38,6 +40,10 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 "that newer work. Read the file and edit it instead.",
                 {"path": path},
             )
+        if current is not None and version is not None:
+            fast = _by_recipe(ws, change, current)
+            if fast is not None:
+                return _undo_span(ws, change, current, version, fast)
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
         old_text, new_text = _text(current), _text(restored)
         check = vet(ws, path, old_text, new_text, may_refuse=False)
@@ -53,18 +59,73 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
     return change_result(summary(verb, payload), payload, check)
 
 
+def _by_recipe(ws: Workspace, change: Change, current: bytes) -> Span | None:
+    """The span that turns `current` back into the content before `change`, for a large plain
+    UTF-8 file whose new content is kept as a recipe on the old one; None: the whole-file path.
+
+    The old bytes of the span are read from the kept blob alone; the restored content is then
+    checked against the blob's id as it is written (it must hash to `change.before_blob`).
+    """
+    if change.before_blob is None or len(current) <= max(_SPAN_MIN, ws.options.syntax_max_bytes):
+        return None
+    recipe = ws.recipe(change.after_digest or "")
+    if recipe is None or recipe.base != change.before_blob or not plain_utf8(current):
+        return None
+    end = recipe.start + len(recipe.middle)
+    if current[recipe.start : end] != recipe.middle:
+        return None
+    try:
+        old = ws.sandbox.store.read_range(recipe.base, recipe.start, recipe.stop)
+    except SandboxError:
+        return None  # the whole-file path words what is missing
+    return recipe.start, end, old
+
+
+def _undo_span(
+    ws: Workspace, change: Change, current: bytes, version: Version, span: Span
+) -> ToolResult:
+    """Undo on bytes: write `current` with one span put back, diff that span alone."""
+    path = change.path
+    if not ws.dry_run:
+        try:
+            ws.commit(
+                [Planned(path, current, version, splice_views(current, [span]), span,
+                         after_digest=change.before_blob)],
+                undoes=change,
+            )  # fmt: skip
+        except SandboxError as exc:
+            if exc.code != "blob_corrupt":
+                raise
+            raise _damaged(ws, path, change.before_blob or "", exc) from exc
+    start, end, old = span
+    size = len(current) - (end - start) + len(old)
+    payload = diff_spans(current, [span], path=path, binary=False,
+                         include_texts=wants_texts(ws, len(current), size))  # fmt: skip
+    new_id = None if ws.dry_run else change.before_blob
+    payload = with_refs(ws, payload, version.digest, new_id)
+    return change_result(summary("Undid the last change to", payload), payload, None)
+
+
+# Below this size the whole-file path is cheap, and checks the syntax on the texts.
+_SPAN_MIN = 1 << 20
+
+
+def _damaged(ws: Workspace, path: str, blob_id: str, exc: SandboxError) -> ToolError:
+    return ToolError(
+        "state_corrupt" if exc.code == "blob_corrupt" else "io_error",
+        f"The saved copy of {path} from before the last change is missing or damaged in the "
+        f"state folder {ws.state_path}, so undo cannot restore it. The file is unchanged; "
+        "edit it instead.",
+        {"path": path, "blob": blob_id, "cause": exc.code},
+    )
+
+
 def _saved(ws: Workspace, path: str, blob_id: str) -> bytes:
     """The bytes saved before the change, or an error that says they are gone."""
     try:
         return ws.sandbox.store.get(blob_id)
     except SandboxError as exc:
-        raise ToolError(
-            "state_corrupt" if exc.code == "blob_corrupt" else "io_error",
-            f"The saved copy of {path} from before the last change is missing or damaged in the "
-            f"state folder {ws.state_path}, so undo cannot restore it. The file is unchanged; "
-            "edit it instead.",
-            {"path": path, "blob": blob_id, "cause": exc.code},
-        ) from exc
+        raise _damaged(ws, path, blob_id, exc) from exc
 
 
 def _restore(

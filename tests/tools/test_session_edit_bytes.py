@@ -8,6 +8,7 @@ import pytest
 
 from edittools import Session, ToolResult
 from edittools.tools import edit as edit_module
+from edittools.tools import undo as undo_module
 
 
 def _lines(n: int, tail: str = "") -> bytes:
@@ -87,3 +88,63 @@ def test_byte_path_gives_what_the_text_path_gives(
 )
 def test_what_the_byte_path_does_not_settle_goes_to_the_text_path(data: bytes, old: str) -> None:
     assert edit_module.exact_byte_spans(data, old, "new", replace_all=False) is None
+
+
+def _edit_and_undo(root: Path, data: bytes, old: str, new: str) -> tuple[ToolResult, bytes]:
+    root.mkdir()
+    (root / "f.py").write_bytes(data)
+    with Session(root, require_read=False, syntax_max_bytes=0) as session:
+        assert not session.edit("f.py", old, new).is_error
+        result = session.undo("f.py")
+        return result, (root / "f.py").read_bytes()
+
+
+@pytest.mark.parametrize("name", ["middle", "first_line", "multi_line_needle", "non_ascii"])
+def test_undo_of_a_recipe_puts_one_span_back_like_the_whole_file_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    data, old, new, _ = CASES[name]
+    taken = []
+    real = undo_module._by_recipe
+
+    def spy(*args: object) -> object:
+        span = real(*args)  # type: ignore[arg-type]
+        taken.append(span is not None)
+        return span
+
+    monkeypatch.setattr(edit_module, "_BYTES_PATH_MIN", 0)
+    monkeypatch.setattr(undo_module, "_SPAN_MIN", 0)
+    monkeypatch.setattr(undo_module, "_by_recipe", spy)
+    fast, fast_bytes = _edit_and_undo(tmp_path / "fast", data, old, new)
+    assert taken == [True]
+    monkeypatch.setattr(undo_module, "_SPAN_MIN", 1 << 40)
+    slow, slow_bytes = _edit_and_undo(tmp_path / "slow", data, old, new)
+    assert taken == [True, False]
+    assert fast_bytes == slow_bytes == data
+    assert not fast.is_error and fast.value == slow.value
+    assert fast.artifact is not None and slow.artifact is not None
+    for key in ("hunks", "unified", "stats", "old", "new"):
+        assert fast.artifact.payload.model_dump()[key] == slow.artifact.payload.model_dump()[key]
+
+
+def test_undo_by_span_checks_what_it_rebuilt_against_the_snapshot_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(edit_module, "_BYTES_PATH_MIN", 0)
+    monkeypatch.setattr(undo_module, "_SPAN_MIN", 0)
+    data = _lines(400)
+    (tmp_path / "f.py").write_bytes(data)
+    with Session(tmp_path, require_read=False, syntax_max_bytes=0) as session:
+        assert not session.edit("f.py", "line 5 = value(5)", "five").is_error
+        before = data
+        assert not session.edit("f.py", "line 9 = value(9)", "nine").is_error
+        edited = (tmp_path / "f.py").read_bytes()
+        blobs = session.sandbox.state_path / "blobs"
+        for blob in blobs.rglob("*"):  # damage the kept bytes the undo puts back
+            if blob.is_file():
+                blob.chmod(0o600)
+                blob.write_bytes(blob.read_bytes().replace(b"line 9 ", b"LINE 9 "))
+        result = session.undo("f.py")
+        assert result.is_error and result.artifact is not None
+        assert result.artifact.payload.code == "state_corrupt"  # type: ignore[union-attr]
+        assert (tmp_path / "f.py").read_bytes() == edited != before
