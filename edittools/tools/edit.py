@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
@@ -25,7 +26,7 @@ from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
 from edittools.tools._splice import splice_spans, splice_views
 from edittools.tools.write import write
-from sandbox import TextDocument, Version, decode
+from sandbox import TextDocument, decode
 
 Span = tuple[int, int, str]
 
@@ -53,12 +54,20 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
         byte_spans = _byte_spans(ws, before, params)
         if byte_spans is not None:
             ensure_fresh(ws, path, before, version)
-            new_version = commit(
-                ws, path, before, version, splice_views(before, byte_spans),
-                span=_one_span(before, byte_spans),
-            )  # fmt: skip
+            # The diff (counting lines up to the change) runs while the kernel writes the file.
+            with ThreadPoolExecutor(1) as pool:
+                diffed = pool.submit(_bytes_diff, ws, path, before, byte_spans)
+                new_version = commit(
+                    ws, path, before, version, splice_views(before, byte_spans),
+                    span=_one_span(before, byte_spans),
+                )  # fmt: skip
+                payload, shown = diffed.result()
     if byte_spans is not None:
-        return _bytes_result(ws, path, before, version, new_version, byte_spans)
+        payload = with_refs(ws, payload, version.digest, digest(new_version))
+        first = summary("Edited", payload)
+        if len(byte_spans) > 1:
+            first = summary(f"Replaced {len(byte_spans)} occurrences in", payload)
+        return diff_result(f"{first}\n{shown}", payload)
     with sb.lock(path):
         before, version = read_existing(ws, path)
         document = decode(before)  # binary or undecodable first: a read would not help
@@ -102,26 +111,18 @@ def _one_span(before: bytes, spans: list[ByteSpan]) -> ByteSpan:
                                                           for s, e, r in spans])  # fmt: skip
 
 
-def _bytes_result(
-    ws: Workspace,
-    path: str,
-    before: bytes,
-    version: Version,
-    new_version: Version | None,
-    spans: list[ByteSpan],
-) -> ToolResult:
-    """The result of an edit applied on bytes: the same diff and value as the text path gives."""
+def _bytes_diff(
+    ws: Workspace, path: str, before: bytes, spans: list[ByteSpan]
+) -> tuple[DiffPayload, str]:
+    """The diff of an edit applied on bytes and the changed lines numbered, as the text path
+    gives them."""
     start, end, inserted = spans[0]
     first_line = before.count(b"\n", 0, start) + 1
     size = len(before) + sum(len(r) - (e - s) for s, e, r in spans)
     include = wants_texts(ws, len(before), size)
     payload = diff_spans(before, spans, path=path, include_texts=include, first_line=first_line,
                          binary=False)  # fmt: skip
-    payload = with_refs(ws, payload, version.digest, digest(new_version))
     payload = payload.model_copy(update={"match": "exact"})
-    lines = [summary("Edited", payload)]
-    if len(spans) > 1:
-        lines[0] = summary(f"Replaced {len(spans)} occurrences in", payload)
     # The first change with three lines around it, as the new file reads: a window of the old
     # bytes wide enough for three new lines after it, with the replacements inside it applied.
     first = line_start(before, start, back=3)
@@ -132,8 +133,7 @@ def _bytes_result(
     window = splice_spans(before[first:last], inside).decode("utf-8")
     at = len(before[first:start].decode("utf-8"))
     number = first_line - before.count(b"\n", first, start)
-    lines.append(excerpt(window, at, at + len(inserted.decode("utf-8")), first_line=number))
-    return diff_result("\n".join(lines), payload)
+    return payload, excerpt(window, at, at + len(inserted.decode("utf-8")), first_line=number)
 
 
 # Below this size decoding is cheap and the text path's checks come for free.
