@@ -44,7 +44,7 @@ def _fill(db_path: Path, events: int) -> None:
         db.executemany("INSERT INTO journal (event) VALUES (?)",
                        ((json.dumps(_event(n)),) for n in range(events)))  # fmt: skip
         db.executemany(
-            "INSERT INTO changes (path, before_blob, after_sha256, intent) VALUES (?, ?, ?, 1)",
+            "INSERT INTO changes (path, before_blob, after_digest, intent) VALUES (?, ?, ?, 1)",
             ((f"pkg/module_{n % 300}.py", f"{n:064x}", f"{n + 1:064x}") for n in range(events)),
         )
     db.close()

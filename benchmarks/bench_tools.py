@@ -61,10 +61,10 @@ def _state_bytes(state: Path, skip: set[int] | None = None) -> tuple[int, set[in
     return total, seen
 
 
-def _large(args: argparse.Namespace, root: str) -> None:
+def _large(args: argparse.Namespace, root: str, state: Path) -> None:
     body = _make_file(Path(root, "big.py"), args.lines)
     size = Path(root, "big.py").stat().st_size
-    sb = Sandbox(root)
+    sb = Sandbox(root, state_dir=state)
 
     def floor() -> None:
         # What rewriting the file safely costs at least: one read, temp + fsync + rename + fsync.
@@ -126,11 +126,11 @@ def _large(args: argparse.Namespace, root: str) -> None:
     sb.close()
 
 
-def _sizes(root: str) -> None:
+def _sizes(root: str, state: Path) -> None:
     lines = _make_file(Path(root, "mb.py"), 24_000)  # about 1 MB
     small = _make_file(Path(root, "kb47.py"), 1_100)  # about 47 KB
     Path(root, "tiny.py").write_text("x = 1\ny = 2\n")
-    with Session(root) as session:
+    with Session(root, state_dir=state) as session:
         for name in ("mb.py", "kb47.py", "tiny.py"):
             session.read(name, limit=1)
         state = session.sandbox.state_path
@@ -171,10 +171,13 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as root:
-        _large(args, root)
-    with tempfile.TemporaryDirectory() as root:
-        _sizes(root)
+    # Each sandbox's state goes beside its temporary root, not into the user's state folder.
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "root").mkdir()
+        _large(args, str(Path(tmp, "root")), Path(tmp, "state"))
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "root").mkdir()
+        _sizes(str(Path(tmp, "root")), Path(tmp, "state"))
 
 
 if __name__ == "__main__":

@@ -163,11 +163,10 @@ def test_the_result_of_a_one_line_edit_of_a_47_kb_file_is_at_most_4_kib(root: Pa
         assert len(result.model_dump_json()) <= 4 * 1024
         payload = result.artifact.payload  # type: ignore[union-attr]
         assert payload.old is None and payload.new is None and payload.truncated
-        assert session.workspace.content(payload.old_blob) == (
-            root / "mid.py"
-        ).read_bytes().replace(  # type: ignore[attr-defined]
-            body[400].encode() + b" # y", body[400].encode()
-        )
+        edited = (root / "mid.py").read_bytes()
+        assert session.blob(payload.old_ref) == edited.replace(body[400].encode() + b" # y",
+                                                               body[400].encode())  # fmt: skip
+        assert session.blob(payload.new_ref) == edited
 
 
 @pytest.fixture
