@@ -5,7 +5,7 @@ imported only when a file of it is first checked. `check_change` parses the old 
 and reports the errors only the new text has.
 """
 
-from edittools.syntax._check import SyntaxCheck, check_change
+from edittools.syntax._check import SyntaxCheck, check_change, unchecked
 from edittools.syntax._languages import CHECKED_LANGUAGES, language_of
 
-__all__ = ["CHECKED_LANGUAGES", "SyntaxCheck", "check_change", "language_of"]
+__all__ = ["CHECKED_LANGUAGES", "SyntaxCheck", "check_change", "language_of", "unchecked"]

@@ -60,6 +60,20 @@ class SyntaxCheck:
         )
 
 
+def unchecked(path: str, max_bytes: int) -> SyntaxCheck | None:
+    """What a file over `max_bytes` gets instead of a check: an `info` note saying so (None when
+    no grammar covers the file's name)."""
+    language_name = language_of(path)
+    if language_name is None or grammar(language_name) is None:
+        return None
+    note = Diagnostic(
+        message=f"Syntax not checked: the file is over {max_bytes} bytes.",
+        severity="info",
+        source="syntax",
+    )
+    return SyntaxCheck(path, language_name, (note,))
+
+
 def check_change(
     path: str, old: str | None, new: str, *, max_bytes: int | None = None
 ) -> SyntaxCheck | None:
@@ -72,16 +86,14 @@ def check_change(
     language = None if language_name is None else grammar(language_name)
     if language_name is None or language is None:
         return None
+    # A text has at least as many UTF-8 bytes as characters: this long, it needs no encoding.
+    if max_bytes is not None and max(len(new), len(old or "")) > max_bytes:
+        return unchecked(path, max_bytes)
     new_bytes = _utf8(new)
     old_bytes = None if old is None else _utf8(old)
     size = max(len(new_bytes), len(old_bytes or b""))
     if max_bytes is not None and size > max_bytes:
-        note = Diagnostic(
-            message=f"Syntax not checked: the file is over {max_bytes} bytes.",
-            severity="info",
-            source="syntax",
-        )
-        return SyntaxCheck(path, language_name, (note,))
+        return unchecked(path, max_bytes)
     old_tree = None if old_bytes is None else kept_tree(language, path, old_bytes)
     span = (0, 0, len(new_bytes)) if old_bytes is None else changed_span(old_bytes, new_bytes)
     if old_bytes is not None and old_tree is not None:

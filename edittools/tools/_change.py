@@ -8,7 +8,7 @@ from edittools._errors import ToolError
 from edittools._workspace import Planned, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
-from edittools.syntax import SyntaxCheck, check_change
+from edittools.syntax import SyntaxCheck, check_change, unchecked
 from sandbox import Version
 
 
@@ -82,8 +82,7 @@ def vet(
     writing); `may_refuse=False` (an undo puts back what the file held) only warns.
     """
     policy = ws.options.syntax_check
-    # Characters are at least bytes: a text this long is over the cap, and needs no encoding.
-    if policy == "off" or not isinstance(new, str) or len(new) > ws.options.syntax_max_bytes:
+    if policy == "off" or not isinstance(new, str):
         return None
     check = check_change(
         path, old if isinstance(old, str) else None, new, max_bytes=ws.options.syntax_max_bytes
@@ -96,6 +95,13 @@ def vet(
             {"path": path, "language": check.language, "diagnostics": diagnostics},
         )
     return check
+
+
+def unchecked_note(ws: Workspace, path: str) -> SyntaxCheck | None:
+    """The check of a change whose file is over the syntax cap (its texts need not exist)."""
+    if ws.options.syntax_check == "off":
+        return None
+    return unchecked(path, ws.options.syntax_max_bytes)
 
 
 def with_syntax(payload: DiffPayload, check: SyntaxCheck | None) -> DiffPayload:

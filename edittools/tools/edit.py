@@ -8,7 +8,6 @@ from concurrent.futures import ThreadPoolExecutor
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
-from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._bytematch import ByteSpan, exact_byte_spans, line_end, line_start
 from edittools.tools._change import (
@@ -16,6 +15,7 @@ from edittools.tools._change import (
     commit,
     digest,
     summary,
+    unchecked_note,
     vet,
     wants_texts,
     with_refs,
@@ -67,7 +67,7 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
         first = summary("Edited", payload)
         if len(byte_spans) > 1:
             first = summary(f"Replaced {len(byte_spans)} occurrences in", payload)
-        return diff_result(f"{first}\n{shown}", payload)
+        return change_result(f"{first}\n{shown}", payload, unchecked_note(ws, path))
     with sb.lock(path):
         before, version = read_existing(ws, path)
         document = decode(before)  # binary or undecodable first: a read would not help

@@ -73,7 +73,7 @@ def test_byte_path_gives_what_the_text_path_gives(
     assert fast.artifact is not None and slow.artifact is not None
     fast_payload = fast.artifact.payload.model_dump()
     slow_payload = slow.artifact.payload.model_dump()
-    for key in ("hunks", "unified", "stats", "match", "truncated", "old", "new"):
+    for key in ("hunks", "unified", "stats", "match", "truncated", "old", "new", "diagnostics"):
         assert fast_payload[key] == slow_payload[key], key
 
 
