@@ -60,6 +60,8 @@ def test_store_before_anything_was_written_creates_nothing_in_the_root(world: Wo
 def test_corrupt_blob_is_reported(sb: Sandbox) -> None:
     blob_id = sb.store.put(b"precious\n")
     (path,) = _blob_files(sb)
+    assert os.stat(sb.state_path / "blobs" / path).st_mode & 0o222 == 0  # stored read-only
+    os.chmod(sb.state_path / "blobs" / path, 0o600)  # (the owner, or root, may still write it)
     (sb.state_path / "blobs" / path).write_bytes(b"tampered\n")
     with pytest.raises(SandboxError) as info:
         sb.store.get(blob_id)

@@ -140,6 +140,7 @@ def test_a_damaged_undo_snapshot_is_state_corrupt(tmp_path: Path, resolver: str)
         assert not s.write("a.txt", "after\n").is_error
         blob = digest_of(b"before\n")
         path = s.sandbox.state_path / "blobs" / blob[:2] / blob[2:]
+        os.chmod(path, 0o600)  # blobs are stored read-only
         path.write_bytes(b"tampered\n")
         result = s.undo("a.txt")
         assert result.is_error and result.artifact.payload.code == "state_corrupt"  # type: ignore[union-attr]
