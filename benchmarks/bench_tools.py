@@ -128,7 +128,7 @@ def _large(args: argparse.Namespace, root: str, state: Path) -> None:
 
 def _sizes(root: str, state: Path) -> None:
     lines = _make_file(Path(root, "mb.py"), 24_000)  # about 1 MB
-    small = _make_file(Path(root, "kb47.py"), 1_100)  # about 47 KB
+    small = _make_file(Path(root, "kb47.py"), 1_180)  # about 47 KB
     Path(root, "tiny.py").write_text("x = 1\ny = 2\n")
     with Session(root, state_dir=state) as session:
         for name in ("mb.py", "kb47.py", "tiny.py"):
