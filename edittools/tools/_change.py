@@ -58,6 +58,16 @@ def with_refs(
     return payload.model_copy(update=update)
 
 
+def with_blobs(
+    ws: Workspace, payload: DiffPayload, before: bytes | None, after: bytes | None
+) -> DiffPayload:
+    """`with_refs` for contents known only as bytes (a review's checkpoint contents): each is
+    kept in the blob store (once per call) for its id. Changes made here use `with_refs`."""
+    old_id = ws.keep(before) if before is not None else None
+    new_id = ws.keep(after) if after is not None else None
+    return with_refs(ws, payload, old_id, new_id)
+
+
 def digest(version: Version | None) -> str | None:
     """The content id of a version, if any."""
     return None if version is None else version.digest

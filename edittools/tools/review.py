@@ -210,8 +210,8 @@ def _net(ws: Workspace, path: str, snap: Snapshot) -> _Net:
     existing = read_if_exists(ws, path)
     now, version = existing if existing is not None else (None, None)
     seen = ws.seen(path)
-    recorded_sha = None if seen is None else seen.sha256
-    external = (None if version is None else version.sha256) != recorded_sha
+    recorded_sha = None if seen is None else seen.digest
+    external = (None if version is None else version.digest) != recorded_sha
     recorded = None if seen is None else ws.seen_bytes(seen)
     return _Net(path, then, now, version, external, recorded)
 
