@@ -533,12 +533,13 @@ def _digest_pieces(pieces: list[memoryview]) -> str:
 def _writev_all(fd: int, pieces: list[memoryview]) -> None:
     """Write every piece in order (short writes resumed), without joining them."""
     pending = [p for p in pieces if len(p)]
-    while pending:
-        written = os.writev(fd, pending[:_IOV_MAX])
-        while written and pending:
-            if written >= len(pending[0]):
-                written -= len(pending[0])
-                pending.pop(0)
+    first = 0  # index of the first piece not yet wholly written (no list shifting: linear)
+    while first < len(pending):
+        written = os.writev(fd, pending[first : first + _IOV_MAX])
+        while written and first < len(pending):
+            if written >= len(pending[first]):
+                written -= len(pending[first])
+                first += 1
             else:
-                pending[0] = pending[0][written:]
+                pending[first] = pending[first][written:]
                 written = 0

@@ -23,9 +23,19 @@ def splice_spans(text: AnyStr, edits: Sequence[tuple[int, int, AnyStr]]) -> AnyS
     return text[:0].join(parts)
 
 
+VIEW_EDITS = 64
+"""Past this many edits the pieces are joined: one copy of the result costs less than a vectored
+write and a piecewise hash of hundreds of thousands of small pieces (a dense replace_all)."""
+
+
 def splice_views(data: bytes, edits: Sequence[tuple[int, int, bytes]]) -> list[bytes | memoryview]:
     """The pieces of `splice_spans(data, edits)` without joining them: views of the untouched
-    bytes and the replacements, in order, for a vectored write (no copy of the file's bytes)."""
+    bytes and the replacements, in order, for a vectored write (no copy of the file's bytes).
+
+    More than `VIEW_EDITS` edits come back as one joined piece.
+    """
+    if len(edits) > VIEW_EDITS:
+        return [splice_spans(data, edits)]
     view = memoryview(data)
     pieces: list[bytes | memoryview] = []
     for kept, replacement in _cuts(len(data), edits):

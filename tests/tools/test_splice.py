@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edittools.tools._splice import splice_spans
+from edittools.tools._splice import VIEW_EDITS, splice_spans, splice_views
 
 
 def test_spans_are_replaced_in_order_for_text_and_bytes() -> None:
@@ -29,3 +29,13 @@ def test_splicing_every_occurrence_equals_str_replace(text: str, old: str, new: 
         spans.append((at, at + len(old), new))
         at = text.find(old, at + len(old))
     assert splice_spans(text, spans) == text.replace(old, new)
+
+
+@pytest.mark.parametrize("count", [1, VIEW_EDITS, VIEW_EDITS + 1, 5_000])
+def test_views_join_to_the_splice_for_few_and_many_edits(count: int) -> None:
+    """Up to VIEW_EDITS edits give views of the untouched bytes; past it, one joined piece."""
+    data = b"ab" * (count + 1)
+    edits = [(2 * i, 2 * i + 1, b"xyz") for i in range(count)]
+    pieces = splice_views(data, edits)
+    assert b"".join(pieces) == splice_spans(data, edits)
+    assert len(pieces) == (1 if count > VIEW_EDITS else 2 * count + 1)
