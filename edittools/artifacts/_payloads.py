@@ -221,6 +221,8 @@ class DiffPayload(WireModel):
     """How an edit's `old_string` was found: `exact` or the tolerance used."""
     diagnostics: list[Diagnostic] = Field(default_factory=list)
     """Findings about the new text, such as syntax errors the change introduced."""
+    external: bool = False
+    """True when the file was also changed outside the tools (in a net diff since a checkpoint)."""
 
 
 class ChangesetPayload(WireModel):

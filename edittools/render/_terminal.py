@@ -76,7 +76,7 @@ def diff_labels(payload: DiffPayload) -> list[str]:
         labels.append("non-minimal")
     if payload.truncated:
         labels.append("truncated")
-    if (payload.model_extra or {}).get("external") is True:
+    if payload.external:
         labels.append("changed outside the tools")
     return labels
 

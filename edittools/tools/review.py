@@ -236,12 +236,12 @@ def _unaccepted(ws: Workspace, since: int, payload: DiffPayload) -> DiffPayload 
 
 
 def _marked(payload: DiffPayload) -> DiffPayload:
-    """The payload flagged as changed outside the tools (an extra field hosts may show)."""
-    return DiffPayload.model_validate({**payload.model_dump(), "external": True})
+    """The payload flagged as changed outside the tools."""
+    return payload.model_copy(update={"external": True})
 
 
 def _is_external(payload: DiffPayload) -> bool:
-    return bool((payload.model_extra or {}).get("external"))
+    return payload.external
 
 
 # --- hunks ------------------------------------------------------------------------------------

@@ -147,9 +147,9 @@ def test_changes_marks_files_changed_outside_the_tools(root: Path) -> None:
         work(s)
         (root / "pkg/a.py").write_text((root / "pkg/a.py").read_text() + "outside\n")
         files = {f.path: f for f in files_of(s.changes(cp))}
-    assert files["pkg/a.py"].model_extra == {"external": True}
+    assert files["pkg/a.py"].external is True
     assert "+outside" in files["pkg/a.py"].unified
-    assert not (files["b.txt"].model_extra or {}).get("external")
+    assert files["b.txt"].external is False
 
 
 def test_rewind_refuses_a_file_changed_outside_then_force_overwrites_it(root: Path) -> None:
