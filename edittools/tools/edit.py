@@ -57,10 +57,10 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             # The diff (counting lines up to the change) runs while the kernel writes the file.
             with ThreadPoolExecutor(1) as pool:
                 diffed = pool.submit(_bytes_diff, ws, path, before, byte_spans)
+                pieces = splice_views(before, byte_spans)
                 new_version = commit(
-                    ws, path, before, version, splice_views(before, byte_spans),
-                    span=_one_span(before, byte_spans),
-                )  # fmt: skip
+                    ws, path, before, version, pieces, span=_one_span(before, byte_spans, pieces)
+                )
                 payload, shown = diffed.result()
     if byte_spans is not None:
         payload = with_refs(ws, payload, version.digest, digest(new_version))
@@ -102,11 +102,18 @@ def _byte_spans(ws: Workspace, before: bytes, params: EditParams) -> list[ByteSp
     )
 
 
-def _one_span(before: bytes, spans: list[ByteSpan]) -> ByteSpan:
-    """The one byte span that covers every replaced span (what the state records)."""
+def _one_span(before: bytes, spans: list[ByteSpan], pieces: list[bytes | memoryview]) -> ByteSpan:
+    """The one byte span that covers every replaced span (what the state records).
+
+    `pieces` is the new content as `splice_views` gave it: when that is already one joined piece
+    (many spans), the covering span's new bytes are cut from it instead of spliced again.
+    """
     if len(spans) == 1:
         return spans[0]
     start, stop = spans[0][0], spans[-1][1]
+    if len(pieces) == 1:
+        new_stop = stop + len(pieces[0]) - len(before)
+        return start, stop, bytes(pieces[0][start:new_stop])
     return start, stop, splice_spans(before[start:stop], [(s - start, e - start, r)
                                                           for s, e, r in spans])  # fmt: skip
 

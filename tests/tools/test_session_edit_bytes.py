@@ -28,6 +28,8 @@ CASES = {
         "x = 10\nw = 0\n",
         True,
     ),
+    # more spans than splice_views keeps as views: the new content comes as one joined piece
+    "replace_all_dense": (_lines(300, " # tag"), " # tag", " # label", True),
     "replace_all_dropping_lines": (
         _lines(50) + b"a\nb\nc\na\nb\nc\n" + _lines(50),
         "a\nb\nc\n",
@@ -90,20 +92,24 @@ def test_what_the_byte_path_does_not_settle_goes_to_the_text_path(data: bytes, o
     assert edit_module.exact_byte_spans(data, old, "new", replace_all=False) is None
 
 
-def _edit_and_undo(root: Path, data: bytes, old: str, new: str) -> tuple[ToolResult, bytes]:
+def _edit_and_undo(
+    root: Path, data: bytes, old: str, new: str, replace_all: bool = False
+) -> tuple[ToolResult, bytes]:
     root.mkdir()
     (root / "f.py").write_bytes(data)
     with Session(root, require_read=False, syntax_max_bytes=0) as session:
-        assert not session.edit("f.py", old, new).is_error
+        assert not session.edit("f.py", old, new, replace_all=replace_all).is_error
         result = session.undo("f.py")
         return result, (root / "f.py").read_bytes()
 
 
-@pytest.mark.parametrize("name", ["middle", "first_line", "multi_line_needle", "non_ascii"])
+@pytest.mark.parametrize(
+    "name", ["middle", "first_line", "multi_line_needle", "non_ascii", "replace_all_dense"]
+)
 def test_undo_of_a_recipe_puts_one_span_back_like_the_whole_file_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    data, old, new, _ = CASES[name]
+    data, old, new, replace_all = CASES[name]
     taken = []
     real = undo_module._by_recipe
 
@@ -115,10 +121,10 @@ def test_undo_of_a_recipe_puts_one_span_back_like_the_whole_file_path(
     monkeypatch.setattr(edit_module, "_BYTES_PATH_MIN", 0)
     monkeypatch.setattr(undo_module, "_SPAN_MIN", 0)
     monkeypatch.setattr(undo_module, "_by_recipe", spy)
-    fast, fast_bytes = _edit_and_undo(tmp_path / "fast", data, old, new)
+    fast, fast_bytes = _edit_and_undo(tmp_path / "fast", data, old, new, replace_all)
     assert taken == [True]
     monkeypatch.setattr(undo_module, "_SPAN_MIN", 1 << 40)
-    slow, slow_bytes = _edit_and_undo(tmp_path / "slow", data, old, new)
+    slow, slow_bytes = _edit_and_undo(tmp_path / "slow", data, old, new, replace_all)
     assert taken == [True, False]
     assert fast_bytes == slow_bytes == data
     assert not fast.is_error and fast.value == slow.value
