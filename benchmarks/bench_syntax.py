@@ -36,6 +36,7 @@ import time
 import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -348,6 +349,37 @@ def _cost(title: str, text: str, middle: str, repeat: int) -> None:
     print(f"  (a full parse of the file alone: {full * 1000:.2f} ms)")
 
 
+def spread(lines: int, count: int, seed: int) -> None:
+    """Print how the check's own time spreads over edits at random lines of a real module.
+
+    One position (the cost table's) can be a lucky one: tree-sitter's incremental re-parse costs
+    what the parser must redo around the change, which depends on where the change lands.
+    """
+    real = _real_module(lines)
+    if real is None:
+        print(f"note: no installed module of about {lines} lines; spread skipped")
+        return
+    name, text, _ = real
+    rows = text.split("\n")
+    rng = random.Random(seed)
+    check_change("m.py", None, text)  # the first parse: later checks start from a kept tree
+    times: list[float] = []
+    while len(times) < 2 * count:
+        i = rng.randrange(len(rows))
+        if not rows[i].strip() or any(c in rows[i] for c in "#'\"\\"):
+            continue
+        changed = "\n".join([*rows[:i], rows[i] + "  # edited", *rows[i + 1 :]])
+        times.append(_timed(partial(check_change, "m.py", text, changed)))
+        times.append(_timed(partial(check_change, "m.py", changed, text)))  # and back
+    times.sort()
+    ms = [t * 1000 for t in times]
+    print(
+        f"check of a one-line edit at {count} random lines of {name} (and back): "
+        f"median {statistics.median(ms):.1f} ms, 90th percentile {ms[int(len(ms) * 0.9)]:.1f} "
+        f"ms, max {ms[-1]:.1f} ms"
+    )
+
+
 def _timed(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()
@@ -366,6 +398,7 @@ def main() -> None:
     accuracy(args.per_language, args.per_kind, args.seed)
     print()
     cost(args.lines, args.repeat)
+    spread(args.lines, 60, args.seed)
 
 
 if __name__ == "__main__":
