@@ -33,6 +33,8 @@ class SessionOptions:
     are at most `inline_text_bytes`; it refers to them by id anyway.
     `checkpoint_on_start` takes a checkpoint when the session opens (reused when nothing changed
     since the newest one); tools that only look at checkpoints turn it off.
+    A file over `max_file_bytes` is edited by a streamed scan that reads `scan_chunk_bytes` at a
+    time.
     """
 
     require_read: bool = True
@@ -48,3 +50,4 @@ class SessionOptions:
     syntax_check: SyntaxPolicy = "warn"
     syntax_max_bytes: int = 1 * MiB
     checkpoint_on_start: bool = True
+    scan_chunk_bytes: int = 8 * MiB

@@ -29,7 +29,16 @@ from edittools._errors import ToolError
 from edittools._journal import JOURNAL_SCHEMA, append_event, read_events
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
-from sandbox import ABSENT, Baseline, FileWrite, Sandbox, SandboxError, Version, digest_of
+from sandbox import (
+    ABSENT,
+    Baseline,
+    FileWrite,
+    Sandbox,
+    SandboxError,
+    Splice,
+    Version,
+    digest_of,
+)
 
 _REF = re.compile(r"[0-9a-f]{64}")
 """What a blob id looks like; anything else is refused before the store sees it."""
@@ -89,7 +98,9 @@ class Recipe(NamedTuple):
 class Planned:
     """One file of a change to commit: `after` None deletes; `before` None creates.
 
-    `after` may be a list of pieces (views of `before` and new bytes), written without joining.
+    `after` may be a list of pieces (views of `before` and new bytes), written without joining,
+    or a `Splice` of the file as it is (a file larger than memory: `before` is then None although
+    the file exists, and `before_version` is its version).
     `span`, when the caller knows it, is the one byte span of `before` the change replaced (else
     it is found by comparing the two contents).
     """
@@ -97,7 +108,7 @@ class Planned:
     path: str
     before: bytes | None
     before_version: Version | None
-    after: bytes | Sequence[bytes | memoryview] | None
+    after: bytes | Sequence[bytes | memoryview] | Splice | None
     span: Span | None = None
     after_digest: str | None = None
     """What `after` must hash to, when it was rebuilt to match a kept content."""
@@ -149,6 +160,13 @@ class Workspace:
     def note_seen(self, path: str, data: bytes, version: Version) -> Baseline:
         """Remember that `path` is known as `data` (after a read, write or edit)."""
         record = Baseline(version.digest, self._blob_of(data, version.digest))
+        with self._index.transaction(durable=False) as db:
+            _put_read(db, path, record)
+        return record
+
+    def note_seen_version(self, path: str, version: Version) -> Baseline:
+        """Remember that `path` is known by its version alone (a file read in a streamed pass)."""
+        record = Baseline(version.digest, None)
         with self._index.transaction(durable=False) as db:
             _put_read(db, path, record)
         return record
@@ -285,6 +303,16 @@ class Workspace:
         """
         assert p.after is not None
         if self.sandbox.store.has(digest):  # e.g. an undo puts back a content kept before
+            return digest
+        if isinstance(p.after, Splice):
+            # A spliced file is larger than memory: kept only as a recipe of one small span.
+            spans = p.after.spans
+            if len(spans) != 1 or len(spans[0][2]) > _RECIPE_BYTES or p.before_version is None:
+                return None
+            db.execute(
+                "INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?, ?)",
+                (digest, p.before_version.digest, *spans[0]),
+            )
             return digest
         size = len(p.after) if isinstance(p.after, bytes) else sum(len(x) for x in p.after)
         if p.before is not None and p.before_version is not None:

@@ -1,13 +1,14 @@
 """sandbox: the file system made safe — confinement, atomic writes, faithful text, a blob store,
 and a watcher for changes made outside."""
 
-from ._digest import digest_of
+from ._digest import Digester, digest_of
 from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, FileReader, Version
 from ._index import StateIndex
 from ._intents import FileWrite
 from ._listing import DirEntry, DirListing
 from ._sandbox import Sandbox
+from ._splice import Splice
 from ._store import BlobStore
 from ._text import TextDocument, bom_candidates, decode, looks_binary
 from ._watch import Baseline, FileChange, Watcher
@@ -17,6 +18,7 @@ __all__ = [
     "AbsentType",
     "Baseline",
     "BlobStore",
+    "Digester",
     "DirEntry",
     "DirListing",
     "FileChange",
@@ -24,6 +26,7 @@ __all__ = [
     "FileWrite",
     "Sandbox",
     "SandboxError",
+    "Splice",
     "StateIndex",
     "TextDocument",
     "Version",

@@ -50,6 +50,7 @@ from ._gate import PathGate, raced, require_file
 from ._index import StateIndex
 from ._lock import LockTable
 from ._paths import Resolved
+from ._splice import Splice, write_splice
 from ._state import StateDir
 from ._store import BlobStore
 
@@ -64,13 +65,15 @@ class FileWrite:
     """One file of an all-or-nothing change: `data` None deletes the file.
 
     `expect` is what the file must hold now: a `Version` (its content), or `ABSENT` (must not exist).
-    `data` may be a list of pieces (views of larger buffers), written in order without joining.
+    `data` may be a list of pieces (views of larger buffers), written in order without joining,
+    or a `Splice` of the file as it is now (its unchanged ranges copied by the kernel, never read
+    into memory: the way to change a file of any size).
     `digest`, when given, is what the new content must hash to (e.g. content rebuilt to match a
     kept blob): a mismatch is refused as blob_corrupt before anything is replaced.
     """
 
     path: str
-    data: bytes | Sequence[bytes | memoryview] | None
+    data: bytes | Sequence[bytes | memoryview] | Splice | None
     expect: Version | AbsentType
     digest: str | None = None
 
@@ -217,6 +220,8 @@ class Committer:
             expect = write.expect
             if isinstance(expect, Version) and same_inode_state(expect, st):
                 current = expect  # the inode did not change since the caller read it
+            elif st.st_size > self._max_bytes():
+                current, st = _hash_open(fd, entry.rel)  # streamed: a file larger than memory
             else:
                 _, current, st = read_open(os.dup(fd), st, entry.rel, self._max_bytes())
             check_expect(expect, current, entry.rel)
@@ -465,8 +470,68 @@ class _Target:
                 os.unlink(self.tmp, dir_fd=entry.dir_fd)
 
 
+def _hash_open(fd: int, rel: str) -> tuple[Version, os.stat_result]:
+    """The version of the open file `fd`, hashed a chunk at a time from its start."""
+    digest = Digester()
+    size = 0
+    try:
+        while chunk := os.pread(fd, _HASH_CHUNK, size):
+            digest.update(chunk)
+            size += len(chunk)
+        st = os.fstat(fd)
+    except OSError as exc:
+        raise from_oserror(exc, rel, "read") from exc
+    return Version(digest.hexdigest(), size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
+                   time.time_ns()), st  # fmt: skip
+
+
+_HASH_CHUNK = 8 << 20
+
+
+def _write_splice_temp(entry: Resolved, tmp: str, splice: Splice, rel: str) -> Version:
+    """Write `splice` of the target to the temp file `tmp` with the target's mode; sync it.
+
+    The target must still have the size the splice was made on (a file that changed since is
+    stale); its content was checked against the expected version just before.
+    """
+    assert entry.name is not None and entry.stat is not None
+    src, st = open_regular(entry.dir_fd, entry.name, rel)
+    try:
+        if st.st_size != splice.size:
+            raise SandboxError(
+                "stale", f"{rel!r} changed since the expected version; read it again and redo "
+                "the change.", path=rel)  # fmt: skip
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         0o666, dir_fd=entry.dir_fd)  # fmt: skip
+        except OSError as exc:
+            raise from_oserror(exc, rel, "create a temp file for") from exc
+        try:
+            _take_mode(fd, st)
+            size = write_splice(src, fd, splice)
+            os.fsync(fd)
+            out = os.fstat(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=entry.dir_fd)
+            raise from_oserror(exc, rel, "write") from exc
+        finally:
+            os.close(fd)
+    finally:
+        os.close(src)
+    return Version(splice.digest, size, out.st_mtime_ns, out.st_ino)
+
+
+def _take_mode(fd: int, like: os.stat_result) -> None:
+    """Give the temp file `fd` the owner (where allowed) and permission bits of `like`."""
+    with contextlib.suppress(PermissionError):
+        if (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
+            os.fchown(fd, like.st_uid, like.st_gid)
+    os.fchmod(fd, stat.S_IMODE(like.st_mode))
+
+
 def _write_temp(
-    entry: Resolved, tmp: str, data: bytes | Sequence[bytes | memoryview], rel: str
+    entry: Resolved, tmp: str, data: bytes | Sequence[bytes | memoryview] | Splice, rel: str
 ) -> Version:
     """Write `data` to the temp file `tmp` beside the target, with the target's mode; sync it.
 
@@ -478,6 +543,10 @@ def _write_temp(
     if entry.stat is not None:
         check_regular(entry.stat, rel)
         like = entry.stat
+    if isinstance(data, Splice):
+        if like is None:
+            raise SandboxError("not_found", f"{rel!r} does not exist; nothing to splice.", path=rel)
+        return _write_splice_temp(entry, tmp, data, rel)
     pieces = (
         [memoryview(data).cast("B")]
         if isinstance(data, bytes)
@@ -493,10 +562,7 @@ def _write_temp(
         raise from_oserror(exc, rel, "create a temp file for") from exc
     try:
         if like is not None:
-            with contextlib.suppress(PermissionError):
-                if (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
-                    os.fchown(fd, like.st_uid, like.st_gid)
-            os.fchmod(fd, stat.S_IMODE(like.st_mode))
+            _take_mode(fd, like)
         if size >= _THREAD_HASH_BYTES:
             hasher.start()
         _writev_all(fd, pieces)

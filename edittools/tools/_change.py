@@ -9,7 +9,7 @@ from edittools._workspace import Planned, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.syntax import SyntaxCheck, check_change, unchecked
-from sandbox import Version
+from sandbox import Splice, Version
 
 
 def commit(
@@ -17,7 +17,7 @@ def commit(
     path: str,
     before: bytes | None,
     before_version: Version | None,
-    after: bytes | Sequence[bytes | memoryview] | None,
+    after: bytes | Sequence[bytes | memoryview] | Splice | None,
     *,
     span: Span | None = None,
 ) -> Version | None:

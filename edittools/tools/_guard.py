@@ -34,12 +34,13 @@ def read_if_exists(ws: Workspace, path: str) -> tuple[bytes, Version] | None:
 
 
 def ensure_fresh(
-    ws: Workspace, path: str, data: bytes, version: Version, *, must_have_read: bool = True
+    ws: Workspace, path: str, data: bytes | None, version: Version, *, must_have_read: bool = True
 ) -> None:
     """Refuse a change unless the session read `path` and its content is still what it read.
 
     Staleness is judged by content (its digest), never by mtime, so formatters touching a file
-    without changing it cause no false alarms. A real change is shown as a diff. With
+    without changing it cause no false alarms. A real change is shown as a diff (unless `data` is
+    None: a file too large to hold, whose refusal names no lines). With
     `must_have_read` off (patches, whose context lines check the content themselves) a file never
     read passes, but one that changed since it was read is still refused.
     """
@@ -56,8 +57,8 @@ def ensure_fresh(
         )
     if record.digest == version.digest:
         return
-    known = ws.seen_bytes(record)
-    if known is None:
+    known = None if data is None else ws.seen_bytes(record)
+    if known is None or data is None:
         raise ToolError(
             "stale_read",
             f"{path} changed since this session last read it. Read it again, then retry.",

@@ -25,8 +25,9 @@ from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
 from edittools.tools._splice import splice_spans, splice_views
+from edittools.tools._streamed import streamed_edit
 from edittools.tools.write import write
-from sandbox import TextDocument, decode
+from sandbox import SandboxError, TextDocument, decode
 
 Span = tuple[int, int, str]
 
@@ -36,7 +37,8 @@ _BARE_LF = re.compile(r"(?<!\r)\n")
 def edit(ws: Workspace, params: EditParams) -> ToolResult:
     """Replace `old_string` with `new_string` in `params.path` (every place with `replace_all`).
 
-    An empty `old_string` creates a missing file with `new_string` as its content.
+    An empty `old_string` creates a missing file with `new_string` as its content. A file over
+    the `max_file_bytes` cap is edited by a streamed scan (see `_streamed`).
     """
     sb = ws.sandbox
     path = sb.relpath(params.path)
@@ -50,7 +52,12 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             )
         return write(ws, WriteParams(path=path, content=params.new_string))
     with sb.lock(path):
-        before, version = read_existing(ws, path)
+        try:
+            before, version = read_existing(ws, path)
+        except SandboxError as exc:
+            if exc.code != "too_large":
+                raise
+            return streamed_edit(ws, path, params)
         byte_spans = _byte_spans(ws, before, params)
         if byte_spans is not None:
             ensure_fresh(ws, path, before, version)

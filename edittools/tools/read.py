@@ -41,8 +41,8 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
     (UTF-8, or any encoding its byte-order mark names) and the footer gives the total line count
     and the next offset. Without an explicit range such a file shows its first window, like any
     other file, because the first lines and the line count are what an agent needs to pick the
-    next range. Such a read is not recorded as a read: the file is too large for write, edit and
-    apply_patch, which refuse it with too_large.
+    next range. Such a read is recorded as a read (its lines are counted to the end, and the
+    content is hashed on the way), so `edit` may change the file by a streamed, exact match.
     """
     sb = ws.sandbox
     path = sb.relpath(params.path)
@@ -150,8 +150,7 @@ def _read_large(ws: Workspace, path: str, params: ReadParams) -> ToolResult:
 
     Lines are counted to the end, so the footer can give the total. The window itself may hold up
     to the cap (`max_file_bytes` is the most of one file a tool keeps in memory); a longer one is
-    too_large with a limit that fits. The read is not recorded as seen: the file cannot be changed
-    with these tools anyway. Lines are split on LF only here (a file with lone-CR line ends over
+    too_large with a limit that fits. The read is recorded by the version hashed on the way. Lines are split on LF only here (a file with lone-CR line ends over
     the cap shows as one long line).
     """
     cap = ws.options.max_file_bytes
@@ -176,10 +175,13 @@ def _read_large(ws: Workspace, path: str, params: ReadParams) -> ToolResult:
             # The budget counts characters here: a UTF-16 unit is 2 bytes, a UTF-32 one 4.
             units = cap // (2 if "16" in encoding else 4)
             scan = _scan(_decoded(chunks, skip, encoding, path), "\n", params.offset, limit, units)
+        version = reader.version
+    if version is not None:
+        ws.note_seen_version(path, version)
     total = scan.total
     note = (
         f" {path} is over the {cap}-byte cap for whole-file reads: read it in ranges with offset "
-        "and limit; it is too large to change with write, edit or apply_patch."
+        "and limit; edit changes it by an exact match, streamed; write and apply_patch refuse it."
     )
     if total == 0:
         return ToolResult(value=f"{path} holds no lines.{note}")

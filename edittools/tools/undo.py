@@ -11,6 +11,7 @@ from edittools.tools._change import change_result, summary, vet, wants_texts, wi
 from edittools.tools._guard import read_if_exists
 from edittools.tools._params import UndoParams
 from edittools.tools._splice import splice_views
+from edittools.tools._streamed import streamed_undo
 from sandbox import SandboxError, Version, decode
 
 
@@ -30,7 +31,12 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 f"This session has made no change to {path} that could be undone.",
                 {"path": path},
             )
-        existing = read_if_exists(ws, path)
+        try:
+            existing = read_if_exists(ws, path)
+        except SandboxError as exc:
+            if exc.code != "too_large":
+                raise
+            return streamed_undo(ws, change)
         current, version = existing if existing is not None else (None, None)
         current_sha = None if version is None else version.digest
         if current_sha != change.after_digest:

@@ -1,0 +1,110 @@
+"""One streamed pass over a file too large for memory: find a byte string, hash old and new.
+
+The file is read in bounded chunks; a match that straddles two chunks is found because the last
+`len(needle) - 1` bytes of each chunk are carried into the next. Matches are taken left to right
+without overlapping (as `bytes.replace` does). On the same pass the content is hashed (its version,
+for the compare-and-swap) and so is the content the edit will write — the old bytes with each
+match replaced — so the new file's digest is known before it exists and it is never read back.
+Lines are counted on the way, so every match comes with its true line number.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from sandbox import Digester, Version
+
+__all__ = ["SCAN_CHUNK", "Scan", "hash_counting", "scan"]
+
+SCAN_CHUNK = 8 << 20
+"""Bytes read at a time (with the carried tail, the most one pass holds)."""
+
+
+@dataclass
+class Scan:
+    """What a pass found: matches (byte offsets and 1-based lines), the file's version, and the
+    digest of the file with the matches replaced (None when that content is not wanted: more
+    than one match without `replace_all`)."""
+
+    starts: list[int] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    count: int = 0
+    version: Version | None = None
+    new_digest: str | None = None
+
+
+def scan(
+    fd: int, needle: bytes, replacement: bytes, *, replace_all: bool, chunk: int = SCAN_CHUNK
+) -> Scan:
+    """Scan the open file `fd` from its start for `needle` (not empty).
+
+    Without `replace_all` only the first few matches are kept (enough to list where an ambiguous
+    needle is), but all are counted.
+    """
+    found = Scan()
+    old, new = Digester(), Digester()
+    keep_new = True
+    carry = b""
+    base = fed = newlines = next_ok = 0  # file offsets of `buf[0]`, of what `new` has taken
+    size = 0
+    while True:
+        piece = os.pread(fd, chunk, base + len(carry))
+        size = base + len(carry) + len(piece)
+        buf = carry + piece if carry else piece
+        view = memoryview(buf)
+        at_end = not piece
+        old.update(view[len(carry) :])
+        pos = max(next_ok - base, 0)
+        counted_to = 0
+        line = newlines + 1
+        while (i := buf.find(needle, pos)) >= 0:
+            found.count += 1
+            line += buf.count(b"\n", counted_to, i)
+            counted_to = i
+            if replace_all or found.count <= _KEPT:
+                found.starts.append(base + i)
+                found.lines.append(line)
+            if keep_new and (replace_all or found.count == 1):
+                new.update(view[fed - base : i])
+                new.update(replacement)
+                fed = base + i + len(needle)
+            else:
+                keep_new = False
+            pos = i + len(needle)
+            next_ok = base + pos
+        cut = len(buf) if at_end else min(len(buf), max(len(buf) - len(needle) + 1, next_ok - base))
+        if keep_new and base + cut > fed:
+            new.update(view[fed - base : cut])
+            fed = base + cut
+        newlines += buf.count(b"\n", 0, cut)
+        carry = buf[cut:]
+        base += cut
+        if at_end:
+            break
+    st = os.fstat(fd)
+    found.version = Version(old.hexdigest(), size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
+                            time.time_ns())  # fmt: skip
+    if keep_new and found.count:
+        found.new_digest = new.hexdigest()
+    return found
+
+
+_KEPT = 50
+
+
+def hash_counting(fd: int, upto: int, *, chunk: int = SCAN_CHUNK) -> tuple[Version, int]:
+    """The version of the open file `fd` and the 1-based line holding offset `upto`, in one
+    pass."""
+    digest = Digester()
+    at = newlines = 0
+    while piece := os.pread(fd, chunk, at):
+        digest.update(piece)
+        if at < upto:
+            newlines += piece.count(b"\n", 0, upto - at)
+        at += len(piece)
+    st = os.fstat(fd)
+    version = Version(digest.hexdigest(), at, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
+                      time.time_ns())  # fmt: skip
+    return version, newlines + 1
