@@ -36,7 +36,7 @@ def reference(root: Path, path: str, **window: int) -> ToolResult:
 
 _NOTE = re.compile(
     r" \S+ is over the \d+-byte cap for whole-file reads: read it in ranges with offset and "
-    r"limit; it is too large to change with write, edit or apply_patch\."
+    r"limit; edit changes it by an exact match, streamed; write and apply_patch refuse it\."
 )
 
 
@@ -66,7 +66,7 @@ def test_a_window_in_the_middle_is_numbered_like_any_read(tmp_path: Path) -> Non
     ]
     assert "[Showing lines 2500-2502 of 5000. Use offset=2503 to read more." in result.value
     assert "read it in ranges with offset and limit" in result.value
-    assert "too large to change" in result.value
+    assert "edit changes it by an exact match" in result.value
     payload = result.artifact.payload  # type: ignore[union-attr]
     assert payload.text == "line 02500\nline 02501\nline 02502\n"  # type: ignore[union-attr]
     assert (payload.start_line, payload.end_line, payload.total_lines) == (2500, 2502, 5000)  # type: ignore[union-attr]
@@ -194,13 +194,12 @@ def test_a_window_larger_than_the_cap_suggests_a_limit_that_fits(tmp_path: Path)
         assert "     2\tshort" in s.read("one.txt", offset=2).value
 
 
-def test_changes_to_a_file_over_the_cap_are_refused(tmp_path: Path) -> None:
+def test_changes_other_than_edit_to_a_file_over_the_cap_are_refused(tmp_path: Path) -> None:
     (tmp_path / "big.txt").write_text(TEXT)
     with capped(tmp_path) as s, unchanged(tmp_path):
         assert not s.read("big.txt").is_error
         patch = "*** Begin Patch\n*** Update File: big.txt\n@@\n-line 00002\n+X\n*** End Patch\n"
         for result in (
-            s.edit("big.txt", "line 00002", "X"),
             s.multi_edit("big.txt", [{"old_string": "line 00002", "new_string": "X"}]),
             s.write("big.txt", "small\n"),
             s.apply_patch(patch),
@@ -208,14 +207,13 @@ def test_changes_to_a_file_over_the_cap_are_refused(tmp_path: Path) -> None:
             check_error(result, "too_large", "too large to change", "offset", "limit")
 
 
-def test_a_read_over_the_cap_is_not_recorded_as_a_read(tmp_path: Path) -> None:
+def test_a_read_over_the_cap_is_recorded_by_its_version(tmp_path: Path) -> None:
     (tmp_path / "big.txt").write_text(TEXT)
     with capped(tmp_path) as s:
         assert not s.read("big.txt").is_error
-        # Shrunk under the cap by someone else: the session never read it whole, so it must
-        # be read before it is changed.
+        # Shrunk under the cap by someone else: the content read is not what is there now.
         (tmp_path / "big.txt").write_text("small\n")
-        check_error(s.edit("big.txt", "small", "SMALL"), "not_read")
+        check_error(s.edit("big.txt", "small", "SMALL"), "stale_read")
         assert not s.read("big.txt").is_error
         assert not s.edit("big.txt", "small", "SMALL").is_error
 
