@@ -20,14 +20,14 @@ import re
 from edittools._errors import ToolError
 from edittools._workspace import Change, Planned, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
-from edittools.diff import diff_spans, unified_excerpt
+from edittools.diff import diff_spans, hunks_payload, unified_excerpt
 from edittools.tools._change import change_result, commit, digest, summary, with_refs
 from edittools.tools._guard import ensure_fresh
 from edittools.tools._params import EditParams
 from edittools.tools._scan import Scan, hash_counting, scan
 from sandbox import SandboxError, Splice, bom_candidates, looks_binary
 
-__all__ = ["snippet_diff", "streamed_edit", "streamed_undo"]
+__all__ = ["streamed_edit", "streamed_undo", "windowed_diff"]
 
 _CONTEXT = 3
 _BARE_LF = re.compile(rb"(?<!\r)\n")
@@ -62,7 +62,7 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
         _check_found(path, found, params.replace_all)
         assert found.new_digest is not None
         spans = tuple((s, s + len(needle), replacement) for s in found.starts)
-        payload = snippet_diff(fd, version.size, path, spans, found.lines)
+        payload = windowed_diff(fd, version.size, path, spans, found.lines)
         splice = Splice(spans, version.size, found.new_digest)
         new_version = commit(ws, path, None, version, splice)
     payload = with_refs(ws, payload, version.digest, digest(new_version))
@@ -125,7 +125,7 @@ def _check_found(path: str, found: Scan, replace_all: bool) -> None:
         )
 
 
-def snippet_diff(
+def windowed_diff(
     fd: int,
     size: int,
     path: str,
@@ -155,35 +155,27 @@ def snippet_diff(
         inside = [(s - lo, e - lo, r) for s, e, r in members]
         parts.append(diff_spans(window, inside, path=path, context=context,
                                 include_texts=False, first_line=line, binary=False))  # fmt: skip
-    return _joined(parts)
+    return _joined(parts, path)
 
 
-def _joined(parts: list[DiffPayload]) -> DiffPayload:
-    """One payload of the hunks of several windows of the same file."""
+def _joined(parts: list[DiffPayload], path: str) -> DiffPayload:
+    """One payload of the hunks of several windows of the same file.
+
+    Each window's new line numbers count from its own first line; the changes of the windows
+    before it shift them by what they added less what they removed.
+    """
     first = parts[0]
-    if len(parts) == 1:
-        return first.model_copy(update={"granularity": "snippet", "truncated": True})
-    hunks = [h for p in parts for h in p.hunks]
-    added = sum(p.stats.added for p in parts)
-    removed = sum(p.stats.removed for p in parts)
-    unified = first.unified + "".join(_body(p.unified) for p in parts[1:])
-    stats = first.stats.model_copy(update={"added": added, "removed": removed})
-    return first.model_copy(
-        update={
-            "granularity": "snippet",
-            "truncated": True,
-            "hunks": hunks,
-            "unified": unified,
-            "stats": stats,
-            "minimal": all(p.minimal for p in parts),
-        }
-    )
-
-
-def _body(unified: str) -> str:
-    """A unified diff without its file header (from its first hunk on)."""
-    at = unified.find("@@")
-    return unified[at:] if at >= 0 else ""
+    if len(parts) > 1:
+        hunks = []
+        shift = 0
+        for part in parts:
+            for hunk in part.hunks:
+                start = None if hunk.new_start is None else hunk.new_start + shift
+                hunks.append(hunk.model_copy(update={"new_start": start}))
+            shift += part.stats.added - part.stats.removed
+        minimal = all(p.minimal for p in parts)
+        first = hunks_payload(hunks, path=path).model_copy(update={"minimal": minimal})
+    return first.model_copy(update={"granularity": "snippet", "truncated": True})
 
 
 _WINDOW = 1 << 16
@@ -263,7 +255,7 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
         except SandboxError as exc:
             raise ToolError.from_sandbox(exc) from exc
         spans = ((recipe.start, end, old),)
-        payload = snippet_diff(fd, version.size, path, spans, [line])
+        payload = windowed_diff(fd, version.size, path, spans, [line])
         if ws.dry_run:
             ws.sandbox.check_write(path)
         else:

@@ -1,0 +1,221 @@
+"""edit and undo on files over the size cap: streamed scans, kernel copies, positioned diffs.
+
+The session's cap is 1 MiB and its scan reads 4 KiB at a time, so files of a few MiB are "larger
+than memory" and a needle can be put across any chunk border. Oracles: `bytes.replace` for the
+new content, the whole-text diff of the same change (`diff_texts`) for hunks and counts, `git
+apply` for the unified text, the old bytes for undo.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_session_errors import check_error, unchanged
+
+from edittools import Session
+from edittools.diff import diff_texts
+from sandbox import FileWrite
+
+CAP = 1 << 20
+CHUNK = 4096
+TEMP_SUFFIX = ".edittools-tmp"
+
+
+def rows(count: int, newline: str = "\n") -> bytes:
+    """Numbered rows, 24 bytes each with LF: `row 0000001 value 00007`."""
+    return "".join(f"row {k:07d} value {k * 7 % 100000:05d}{newline}"
+                   for k in range(1, count + 1)).encode()  # fmt: skip
+
+
+DATA = rows(150_000)  # 3.6 MB
+
+
+def session(root: Path, **options: Any) -> Session:
+    return Session(root, **{"max_file_bytes": CAP, "scan_chunk_bytes": CHUNK, **options})
+
+
+def edited(root: Path, old: bytes, new: bytes, data: bytes = DATA, **kw: Any) -> Any:
+    """Edit big.txt holding `data` (read first); check the bytes on disk and the payload."""
+    (root / "big.txt").write_bytes(data)
+    with session(root) as s:
+        assert not s.read("big.txt").is_error
+        result = s.edit("big.txt", old.decode(), new.decode(), **kw)
+        assert not result.is_error, result.value
+    want = data.replace(old, new) if kw.get("replace_all") else data.replace(old, new, 1)
+    assert (root / "big.txt").read_bytes() == want
+    check_payload(root, result.artifact.payload, data, want)
+    return result
+
+
+def check_payload(root: Path, payload: Any, old: bytes, new: bytes) -> None:
+    """Hunks and counts as the whole-text diff has them; the unified text applies with git."""
+    whole = diff_texts(old.decode(), new.decode(), path="big.txt")
+    assert payload.granularity == "snippet" and payload.truncated
+    assert payload.old is None and payload.new is None
+    assert payload.stats == whole.stats
+    assert [
+        (h.old_start, h.old_lines, h.new_start, h.new_lines, h.lines) for h in payload.hunks
+    ] == [(h.old_start, h.old_lines, h.new_start, h.new_lines, h.lines) for h in whole.hunks]
+    repo = root.parent / f"{root.name}-git"
+    repo.mkdir()
+    (repo / "big.txt").write_bytes(old)
+    (repo / "p.diff").write_text(payload.unified)
+    subprocess.run(["git", "apply", "p.diff"], cwd=repo, check=True, capture_output=True)
+    assert (repo / "big.txt").read_bytes() == new
+    shutil.rmtree(repo)
+
+
+@pytest.mark.parametrize("shift", [-17, -3, -1, 0, 1, 5])
+def test_a_match_across_a_chunk_border_is_found(tmp_path: Path, shift: int) -> None:
+    at = 200 * CHUNK + shift  # the needle's first byte, around a border
+    old = DATA[at : at + 40]  # holds a whole row number: unique
+    assert DATA.count(old) == 1
+    result = edited(tmp_path, old, b"<<REPLACED>>")
+    stats = result.artifact.payload.stats  # checked against the whole-text diff by `edited`
+    assert result.value.startswith(f"Edited big.txt (+{stats.added} -{stats.removed}).")
+
+
+def test_a_repeated_needle_is_refused_with_its_lines(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s, unchanged(tmp_path):
+        s.read("big.txt")
+        # "value 00007\n" ends rows 1, 100001 (7 * k % 100000 == 7 for k = 1, 100001)
+        value = check_error(s.edit("big.txt", "value 00007\n", "v\n"), "ambiguous_match",
+                            "matches 2 places", "lines 1, 100001")  # fmt: skip
+        assert "replace_all" in value
+
+
+def test_no_match_says_the_tolerant_tiers_were_skipped(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s, unchanged(tmp_path):
+        s.read("big.txt")
+        result = s.edit("big.txt", "row 0000005  value", "x")
+        check_error(result, "no_match", "tolerant tiers", "skipped")
+
+
+def test_replace_all_changes_every_place(tmp_path: Path) -> None:
+    result = edited(tmp_path, b"value 00007\n", b"value seven\nadded\n", replace_all=True)
+    assert result.value.startswith("Replaced 2 occurrences in big.txt (+4 -2).")
+
+
+def test_a_crlf_file_takes_bare_newlines_as_its_own(tmp_path: Path) -> None:
+    data = rows(150_000, "\r\n")
+    (tmp_path / "big.txt").write_bytes(data)
+    with session(tmp_path) as s:
+        s.read("big.txt")
+        result = s.edit("big.txt", "row 0090000 value 30000\nrow", "changed\nline\nrow")
+        assert not result.is_error, result.value
+        assert result.artifact.payload.match == "newlines"
+    want = data.replace(b"row 0090000 value 30000\r\nrow", b"changed\r\nline\r\nrow")
+    assert (tmp_path / "big.txt").read_bytes() == want
+    check_payload(tmp_path, result.artifact.payload, data, want)
+
+
+@pytest.mark.parametrize("where", ["start", "end", "end without newline"])
+def test_a_change_at_the_very_start_or_end(tmp_path: Path, where: str) -> None:
+    data = DATA if where != "end without newline" else DATA[:-1]
+    old = data[:30] if where == "start" else data[-30:]
+    edited(tmp_path, old, b"NEW", data)
+
+
+def test_undo_restores_the_exact_bytes(tmp_path: Path) -> None:
+    for old, new in ((DATA[:30], b"HEAD\n"), (DATA[-30:], b""), (b"row 0077777", b"X\nY")):
+        (tmp_path / "big.txt").write_bytes(DATA)
+        with session(tmp_path) as s:
+            s.read("big.txt")
+            assert not s.edit("big.txt", old.decode(), new.decode()).is_error
+            assert (tmp_path / "big.txt").read_bytes() != DATA
+            result = s.undo("big.txt")
+            assert not result.is_error, result.value
+            check_payload(tmp_path, result.artifact.payload, DATA.replace(old, new, 1), DATA)
+        assert (tmp_path / "big.txt").read_bytes() == DATA
+
+
+def test_a_file_changed_since_its_read_is_stale(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s:
+        s.read("big.txt", offset=10, limit=2)
+        with (tmp_path / "big.txt").open("ab") as f:
+            f.write(b"appended by someone else\n")
+        with unchanged(tmp_path):
+            check_error(s.edit("big.txt", "row 0000011", "x"), "stale_read", "Read it again")
+        s.read("big.txt", offset=10, limit=2)
+        assert not s.edit("big.txt", "row 0000011", "x").is_error
+        assert s.edit("big.txt", "x value", "y value").artifact.payload.stats.added == 1
+        # Undo refuses too when the file changed after the edit.
+        with (tmp_path / "big.txt").open("ab") as f:
+            f.write(b"more\n")
+        with unchanged(tmp_path):
+            check_error(s.undo("big.txt"), "stale_read")
+
+
+def test_a_changed_file_is_refused_by_the_compare_and_swap(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s:
+        r = s.read("big.txt")
+        assert not r.is_error
+        version = s.sandbox.version("big.txt")
+        assert version is not None
+        (tmp_path / "big.txt").write_bytes(DATA.replace(b"row 0000002", b"row 000000X"))
+        from sandbox import Splice
+
+        with pytest.raises(Exception, match="changed since"):
+            s.sandbox.commit_files(
+                [FileWrite("big.txt", Splice(((0, 3, b"ROW"),), len(DATA), "0" * 64), version)]
+            )
+
+
+def test_peak_memory_stays_bounded(tmp_path: Path) -> None:
+    data = rows(400_000)  # 9.6 MB
+    (tmp_path / "big.txt").write_bytes(data)
+    with session(tmp_path, scan_chunk_bytes=64 << 10) as s:
+        s.read("big.txt")
+        tracemalloc.start()
+        try:
+            result = s.edit("big.txt", "row 0200000 value", "changed")
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert not result.is_error, result.value
+    assert peak < 2 << 20, peak  # a few chunks and windows, not the file
+
+
+_CHILD = textwrap.dedent("""
+    import sys
+    from edittools import Session
+    with Session(sys.argv[1], max_file_bytes=1 << 20, require_read=False) as s:
+        r = s.edit("big.txt", "row 0100000 value", "CHANGED")
+    sys.exit(1 if r.is_error else 0)
+""")
+
+
+def test_a_killed_streamed_write_leaves_old_or_new_bytes(tmp_path: Path) -> None:
+    data = rows(1_000_000)  # 24 MB: the copy takes long enough to be hit
+    new = data.replace(b"row 0100000 value", b"CHANGED", 1)
+    outcomes = set()
+    for trial in range(12):
+        root = tmp_path / f"t{trial}"
+        root.mkdir()
+        (root / "big.txt").write_bytes(data)
+        child = subprocess.Popen([sys.executable, "-c", _CHILD, str(root)], env=os.environ)
+        time.sleep(0.05 + 0.03 * trial)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        with Session(root, max_file_bytes=CAP):  # opening the root settles an open change
+            pass
+        held = (root / "big.txt").read_bytes()
+        assert held in (data, new)
+        outcomes.add(held == new)
+        assert not [p for p in root.iterdir() if p.name.endswith(TEMP_SUFFIX)]
+        shutil.rmtree(root)
+    assert outcomes  # the trials ran; which side each landed on depends on the instant
