@@ -8,7 +8,6 @@ apply` for the unified text, the old bytes for undo.
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
@@ -194,28 +193,48 @@ _CHILD = textwrap.dedent("""
     import sys
     from edittools import Session
     with Session(sys.argv[1], max_file_bytes=1 << 20, require_read=False) as s:
+        print("ready", flush=True)
         r = s.edit("big.txt", "row 0100000 value", "CHANGED")
     sys.exit(1 if r.is_error else 0)
 """)
 
 
+def run_child(root: Path, kill_after: float | None) -> float:
+    """Run the edit in a child process, SIGKILLed `kill_after` seconds after it starts the edit
+    (None: let it finish); return the seconds from the start of the edit to its end or kill."""
+    child = subprocess.Popen([sys.executable, "-c", _CHILD, str(root)], stdout=subprocess.PIPE)
+    assert child.stdout is not None
+    assert child.stdout.readline() == b"ready\n"
+    began = time.monotonic()
+    if kill_after is None:
+        assert child.wait() == 0
+    else:
+        time.sleep(kill_after)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    child.stdout.close()
+    return time.monotonic() - began
+
+
 def test_a_killed_streamed_write_leaves_old_or_new_bytes(tmp_path: Path) -> None:
-    data = rows(1_000_000)  # 24 MB: the copy takes long enough to be hit
+    data = rows(1_000_000)  # 24 MB: the scan and the copy take long enough to be hit
     new = data.replace(b"row 0100000 value", b"CHANGED", 1)
-    outcomes = set()
-    for trial in range(12):
+    (tmp_path / "whole").mkdir()
+    (tmp_path / "whole" / "big.txt").write_bytes(data)
+    span = run_child(tmp_path / "whole", None)  # how long an edit takes here, to aim the kills
+    outcomes = []
+    trials = 10
+    for trial in range(trials):
         root = tmp_path / f"t{trial}"
         root.mkdir()
         (root / "big.txt").write_bytes(data)
-        child = subprocess.Popen([sys.executable, "-c", _CHILD, str(root)], env=os.environ)
-        time.sleep(0.05 + 0.03 * trial)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
+        run_child(root, span * 1.5 * trial / (trials - 1))  # from at once to after its end
         with Session(root, max_file_bytes=CAP):  # opening the root settles an open change
             pass
         held = (root / "big.txt").read_bytes()
         assert held in (data, new)
-        outcomes.add(held == new)
+        outcomes.append(held == new)
         assert not [p for p in root.iterdir() if p.name.endswith(TEMP_SUFFIX)]
         shutil.rmtree(root)
-    assert outcomes  # the trials ran; which side each landed on depends on the instant
+    # Killed at once it left the old bytes; killed after its end, the new ones.
+    assert outcomes[0] is False and outcomes[-1] is True, outcomes
