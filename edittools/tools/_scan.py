@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from sandbox import Digester, Version
@@ -33,6 +34,7 @@ class Scan:
     count: int = 0
     version: Version | None = None
     new_digest: str | None = None
+    size: int = 0
 
 
 def scan(
@@ -45,7 +47,32 @@ def scan(
     """
     found = Scan()
     old, new = Digester(), Digester()
+    # The hashes (which release the interpreter lock) run on a worker, in order, while this
+    # thread searches and counts the next chunk; at most two chunks are in flight.
+    with ThreadPoolExecutor(1) as pool:
+        _scan_chunks(fd, needle, replacement, replace_all, chunk, found, old, new, pool)
+    st = os.fstat(fd)
+    size = found.size
+    found.version = Version(old.hexdigest(), size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
+                            time.time_ns())  # fmt: skip
+    if found.new_digest is not None:
+        found.new_digest = new.hexdigest()
+    return found
+
+
+def _scan_chunks(
+    fd: int,
+    needle: bytes,
+    replacement: bytes,
+    replace_all: bool,
+    chunk: int,
+    found: Scan,
+    old: Digester,
+    new: Digester,
+    pool: ThreadPoolExecutor,
+) -> None:
     keep_new = True
+    pending: list[Future[None]] = []
     carry = b""
     base = fed = newlines = next_ok = 0  # file offsets of `buf[0]`, of what `new` has taken
     size = 0
@@ -55,7 +82,9 @@ def scan(
         buf = carry + piece if carry else piece
         view = memoryview(buf)
         at_end = not piece
-        old.update(view[len(carry) :])
+        for job in pending:
+            job.result()
+        pending = [pool.submit(old.update, view[len(carry) :])]
         pos = max(next_ok - base, 0)
         counted_to = 0
         line = newlines + 1
@@ -67,8 +96,8 @@ def scan(
                 found.starts.append(base + i)
                 found.lines.append(line)
             if keep_new and (replace_all or found.count == 1):
-                new.update(view[fed - base : i])
-                new.update(replacement)
+                pending.append(pool.submit(new.update, view[fed - base : i]))
+                pending.append(pool.submit(new.update, replacement))
                 fed = base + i + len(needle)
             else:
                 keep_new = False
@@ -76,19 +105,18 @@ def scan(
             next_ok = base + pos
         cut = len(buf) if at_end else min(len(buf), max(len(buf) - len(needle) + 1, next_ok - base))
         if keep_new and base + cut > fed:
-            new.update(view[fed - base : cut])
+            pending.append(pool.submit(new.update, view[fed - base : cut]))
             fed = base + cut
         newlines += buf.count(b"\n", 0, cut)
         carry = buf[cut:]
         base += cut
         if at_end:
             break
-    st = os.fstat(fd)
-    found.version = Version(old.hexdigest(), size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
-                            time.time_ns())  # fmt: skip
+    for job in pending:
+        job.result()
+    found.size = size
     if keep_new and found.count:
-        found.new_digest = new.hexdigest()
-    return found
+        found.new_digest = ""  # filled in by the caller from `new`
 
 
 _KEPT = 50

@@ -1,0 +1,132 @@
+"""A one-line edit of a file far over the size cap vs the floor of rewriting it: `cp` + fsync.
+
+Run: python benchmarks/bench_huge_edit.py [--gib 2] [--repeat 3] [--at 0.5]
+
+Generates (once, under the system's temporary folder, never sparse) a file of about `--gib` GiB
+of numbered rows, then alternates, `--repeat` times each:
+
+- `cp` of the file to a new name in the same folder, then an fsync of the copy: what any tool that
+  rewrites the whole file pays at least;
+- `edit` of one row at `--at` of the file (a fraction of its size), run in its own process through
+  `Session` with the default 64 MiB cap: a streamed scan (hashing the old and the new content and
+  counting lines in one pass), the new file written by kernel copies around the new row, fsynced
+  and renamed, the old inode linked into the state as the undo snapshot. Each edit turns the row
+  back on the next one, so every edit is a real change of the same size.
+
+`os.sync()` runs before each timed phase, so neither pays for the other's dirty pages. The table
+gives median wall times, their ratio (target: at most 1.3) and the edit process's peak resident
+size (`ru_maxrss`, from `wait4`). The state folder of each edit is removed after it, taking the
+snapshot with it (its link only: the disk does not fill).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MiB = 1 << 20
+ROW = 64  # bytes a row, newline included
+
+_CHILD = """
+import sys
+from edittools import Session
+root, state, old, new = sys.argv[1:5]
+with Session(root, state_dir=state, require_read=False) as s:
+    result = s.edit("big.txt", old, new)
+if result.is_error:
+    sys.exit(result.value)
+print(result.value.splitlines()[0])
+"""
+
+
+def _row(k: int) -> bytes:
+    return b"%012d %-49s\n" % (k, b"payload-%d" % (k * 2654435761 % 1000003))
+
+
+def generate(folder: Path, size: int) -> Path:
+    """The test file of `size` bytes (rounded to whole rows), written once and reused."""
+    path = folder / "root" / "big.txt"
+    rows = size // ROW
+    if path.exists() and path.stat().st_size == rows * ROW:
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    block = 1 << 16
+    with path.open("wb") as f:
+        for first in range(0, rows, block):
+            f.write(b"".join(_row(k) for k in range(first, min(first + block, rows))))
+        f.flush()
+        os.fsync(f.fileno())
+    return path
+
+
+def time_copy(path: Path) -> float:
+    target = path.with_name("copy.txt")
+    os.sync()
+    began = time.perf_counter()
+    subprocess.run(["cp", str(path), str(target)], check=True)
+    fd = os.open(target, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    seconds = time.perf_counter() - began
+    target.unlink()
+    return seconds
+
+
+def time_edit(path: Path, state: Path, old: str, new: str) -> tuple[float, int]:
+    """Seconds of one edit in a child process and its peak resident size in bytes."""
+    os.sync()
+    began = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(path.parent), str(state), old, new],
+        stdout=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - began
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise SystemExit(f"the edit failed ({child.returncode})")
+    shutil.rmtree(state)
+    return seconds, usage.ru_maxrss * 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gib", type=float, default=2.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--at", type=float, default=0.5, help="where the edited row is (0-1)")
+    args = parser.parse_args()
+    folder = Path(tempfile.gettempdir()) / "edittools-bench-huge-edit"
+    path = generate(folder, int(args.gib * 1024 * MiB))
+    k = int(path.stat().st_size // ROW * args.at)
+    row = _row(k).decode().rstrip("\n")
+    changed = row.replace("payload", "PAYLOAD")
+    copies, edits, peaks = [], [], []
+    for n in range(args.repeat):
+        copies.append(time_copy(path))
+        old, new = (row, changed) if n % 2 == 0 else (changed, row)
+        seconds, peak = time_edit(path, folder / "state", old, new)
+        edits.append(seconds)
+        peaks.append(peak)
+    if args.repeat % 2:  # put the row back, so the next run starts from the same file
+        time_edit(path, folder / "state", changed, row)
+    size = path.stat().st_size
+    copy, edit = statistics.median(copies), statistics.median(edits)
+    print(f"file: {size / (1024 * MiB):.2f} GiB ({size} bytes), row {k + 1}, {args.repeat} runs")
+    print(f"{'phase':<28}{'median s':>10}{'runs':>30}")
+    print(f"{'cp + fsync':<28}{copy:>10.2f}{' '.join(f'{x:.2f}' for x in copies):>30}")
+    print(f"{'edit (streamed)':<28}{edit:>10.2f}{' '.join(f'{x:.2f}' for x in edits):>30}")
+    print(f"ratio edit / (cp + fsync): {edit / copy:.2f}  (target <= 1.3)")
+    print(f"edit peak RSS: {max(peaks) / MiB:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()
