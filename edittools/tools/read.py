@@ -176,8 +176,6 @@ def _read_large(ws: Workspace, path: str, params: ReadParams) -> ToolResult:
             units = cap // (2 if "16" in encoding else 4)
             scan = _scan(_decoded(chunks, skip, encoding, path), "\n", params.offset, limit, units)
         version = reader.version
-    if version is not None:
-        ws.note_seen_version(path, version)
     total = scan.total
     note = (
         f" {path} is over the {cap}-byte cap for whole-file reads: read it in ranges with offset "
@@ -203,7 +201,10 @@ def _read_large(ws: Workspace, path: str, params: ReadParams) -> ToolResult:
     window = scan.window.split("\n")
     if window[-1] == "":
         window.pop()
-    return _window_result(ws, path, window, params.offset, total, note=note)
+    result = _window_result(ws, path, window, params.offset, total, note=note)
+    if version is not None:  # a read that showed its window counts as a read, as for any file
+        ws.note_seen_version(path, version)
+    return result
 
 
 def _stream_encoding(first: bytes, path: str) -> tuple[str, int]:
