@@ -25,6 +25,7 @@ from collections.abc import Callable
 from ._digest import DIGEST_HEX, digest_of
 from ._errors import SandboxError, from_oserror
 from ._files import temp_name
+from ._splice import copy_range
 from ._state import StateDir, corrupt, open_state_file
 
 __all__ = ["BlobStore"]
@@ -34,7 +35,6 @@ _FICLONE = 0x40049409  # ioctl: share the source's extents (btrfs, xfs); EOPNOTS
 _SEALED = 0o400
 # Tests set this to take the copy path a state on another file system would take.
 _FORCE_COPY = False
-_COPY_CHUNK = 1 << 24
 _Fill = Callable[[int], None]
 
 
@@ -282,23 +282,7 @@ def _copy_file(src: int, dst: int, size: int) -> None:
         return
     except OSError:
         pass
-    offset = 0
-    try:
-        while offset < size:
-            copied = os.copy_file_range(src, dst, min(_COPY_CHUNK, size - offset), offset, offset)
-            if copied == 0:
-                break
-            offset += copied
-        return
-    except OSError as exc:
-        if exc.errno not in (errno.EXDEV, errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
-            raise
-    os.ftruncate(dst, 0)
-    os.lseek(dst, 0, os.SEEK_SET)
-    offset = 0
-    while chunk := os.pread(src, _COPY_CHUNK, offset):
-        _write_all(dst, chunk)
-        offset += len(chunk)
+    copy_range(src, dst, 0, size)
 
 
 def _missing(blob_id: object) -> SandboxError:
