@@ -122,17 +122,43 @@ def _scan_chunks(
 _KEPT = 50
 
 
-def hash_counting(fd: int, upto: int, *, chunk: int = SCAN_CHUNK) -> tuple[Version, int]:
-    """The version of the open file `fd` and the 1-based line holding offset `upto`, in one
-    pass."""
+def hash_counting(
+    fd: int, upto: int, *, chunk: int = SCAN_CHUNK, replace: tuple[int, int, bytes] | None = None
+) -> tuple[Version, int, str | None]:
+    """The version of the open file `fd`, the 1-based line holding offset `upto`, and, when
+    `replace` is `(start, end, data)`, the digest of the file with `[start, end)` replaced by
+    `data` — all in one pass over the file (the second digest costs CPU, not another read)."""
     digest = Digester()
+    replaced = None if replace is None else Digester()
+    inserted = False
     at = newlines = 0
     while piece := os.pread(fd, chunk, at):
         digest.update(piece)
         if at < upto:
             newlines += piece.count(b"\n", 0, upto - at)
+        if replace is not None and replaced is not None:
+            inserted = _feed_replaced(replaced, memoryview(piece), at, replace, inserted)
         at += len(piece)
+    if replace is not None and replaced is not None and not inserted:
+        replaced.update(replace[2])
     st = os.fstat(fd)
     version = Version(digest.hexdigest(), at, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
                       time.time_ns())  # fmt: skip
-    return version, newlines + 1
+    return version, newlines + 1, None if replaced is None else replaced.hexdigest()
+
+
+def _feed_replaced(
+    digest: Digester, piece: memoryview, at: int, replace: tuple[int, int, bytes], inserted: bool
+) -> bool:
+    """Feed `digest` the part of `piece` (at offset `at`) that the replaced content keeps, with
+    the replacement in its place; return whether the replacement has been fed."""
+    start, end, data = replace
+    stop = at + len(piece)
+    if at < start:
+        digest.update(piece[: min(stop, start) - at])
+    if not inserted and stop >= start:
+        digest.update(data)
+        inserted = True
+    if stop > end:
+        digest.update(piece[max(at, end) - at :])
+    return inserted

@@ -239,9 +239,16 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
             {"path": path},
         )
     end = recipe.start + len(recipe.middle)
+    try:
+        old = ws.sandbox.store.read_range(recipe.base, recipe.start, recipe.stop)
+    except SandboxError as exc:
+        raise ToolError.from_sandbox(exc) from exc
     with ws.sandbox.open_reader(path) as reader:
         fd = reader.fileno()
-        version, line = hash_counting(fd, recipe.start, chunk=max(ws.options.scan_chunk_bytes, 1))
+        version, line, restored = hash_counting(
+            fd, recipe.start, chunk=max(ws.options.scan_chunk_bytes, 1),
+            replace=(recipe.start, end, old),
+        )  # fmt: skip
         if version.digest != change.after_digest or os.pread(fd, len(recipe.middle),
                                                              recipe.start) != recipe.middle:  # fmt: skip
             raise ToolError(
@@ -250,10 +257,17 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
                 "that newer work. Read the file and edit it instead.",
                 {"path": path},
             )
-        try:
-            old = ws.sandbox.store.read_range(recipe.base, recipe.start, recipe.stop)
-        except SandboxError as exc:
-            raise ToolError.from_sandbox(exc) from exc
+        if restored != change.before_blob:
+            # The span read from the snapshot is not what the change replaced: the snapshot was
+            # damaged or tampered with. Its bytes are never written.
+            raise ToolError.from_sandbox(
+                SandboxError(
+                    "blob_corrupt",
+                    f"The undo snapshot of {path} no longer holds what the change replaced; the "
+                    "file was left as it is. Edit it back instead.",
+                    path=path,
+                )
+            )
         spans = ((recipe.start, end, old),)
         payload = windowed_diff(fd, version.size, path, spans, [line])
         if ws.dry_run:

@@ -8,6 +8,7 @@ apply` for the unified text, the old bytes for undo.
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -23,7 +24,7 @@ from test_session_errors import check_error, unchanged
 
 from edittools import Session
 from edittools.diff import diff_texts
-from sandbox import FileWrite
+from sandbox import FileWrite, digest_of
 
 CAP = 1 << 20
 CHUNK = 4096
@@ -138,6 +139,25 @@ def test_undo_restores_the_exact_bytes(tmp_path: Path) -> None:
             assert not result.is_error, result.value
             check_payload(tmp_path, result.artifact.payload, DATA.replace(old, new, 1), DATA)
         assert (tmp_path / "big.txt").read_bytes() == DATA
+
+
+def test_undo_refuses_a_snapshot_whose_span_was_changed(tmp_path: Path) -> None:
+    """The span put back comes from the snapshot: bytes that are not what the change replaced
+    (a damaged or tampered snapshot) are refused before anything is written."""
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s:
+        s.read("big.txt")
+        assert not s.edit("big.txt", "row 0077777", "X\nY").is_error
+        now = (tmp_path / "big.txt").read_bytes()
+        blob_id = digest_of(DATA)
+        blob = s.sandbox.state_path / "blobs" / blob_id[:2] / blob_id[2:]
+        at = DATA.index(b"row 0077777")
+        os.chmod(blob, 0o600)
+        with open(blob, "r+b") as fh:  # same length, other bytes, where the span comes from
+            fh.seek(at)
+            fh.write(b"ROW 0077777")
+        check_error(s.undo("big.txt"), "state_corrupt")
+    assert (tmp_path / "big.txt").read_bytes() == now
 
 
 def test_a_file_changed_since_its_read_is_stale(tmp_path: Path) -> None:
