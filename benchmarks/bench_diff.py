@@ -66,22 +66,6 @@ class Row:
     note: str = ""
 
 
-def count_unified(text: bytes) -> tuple[int, int]:
-    """+N/-N of a unified diff: marker lines inside hunks only (headers are not counted)."""
-    added = removed = 0
-    in_hunk = False
-    for line in text.split(b"\n"):
-        if line.startswith(b"@@"):
-            in_hunk = True
-        elif line.startswith(b"diff ") or (line.startswith(b"--- ") and not in_hunk):
-            in_hunk = False
-        elif in_hunk and line.startswith(b"+"):
-            added += 1
-        elif in_hunk and line.startswith(b"-"):
-            removed += 1
-    return added, removed
-
-
 def timed(func: Callable[[], object], repeats: int) -> tuple[float, object]:
     """Median wall time of `repeats` calls (one call when the first takes over a second)."""
     times: list[float] = []
@@ -140,7 +124,7 @@ def run_process(argv: list[str], repeats: int) -> Row:
             output = out.read()
         if times[0] > 1.0:
             break
-    added, removed = count_unified(output)
+    added, removed = huge_files.count_unified(output)
     return Row(" ".join(argv[:3]), statistics.median(times), added, removed, max_rss(argv))
 
 
@@ -226,7 +210,7 @@ def reference_in_process(engine: str, old: bytes, new: bytes, repeats: int) -> R
 
     seconds, result = timed(run, repeats)
     if engine == "difflib":
-        added, removed = count_unified(result)  # type: ignore[arg-type]
+        added, removed = huge_files.count_unified(result)  # type: ignore[arg-type]
     else:
         added = sum(text.count("\n") for op, text in result if op == 1)  # type: ignore[attr-defined]
         removed = sum(text.count("\n") for op, text in result if op == -1)  # type: ignore[attr-defined]

@@ -111,11 +111,12 @@ def run(engine: str, argv: list[str]) -> HugeRow:
         sampler.join()
         process.returncode = 0  # reaped by wait4 above
         out.seek(0)
-        added, removed = _count(out.read())
+        added, removed = count_unified(out.read())
     return HugeRow(engine, seconds, added, removed, usage.ru_maxrss / 1024, peak[0] / 1024)
 
 
-def _count(text: bytes) -> tuple[int, int]:
+def count_unified(text: bytes) -> tuple[int, int]:
+    """+N/-N of a unified diff: marker lines inside hunks only (headers are not counted)."""
     added = removed = 0
     in_hunk = False
     for line in text.split(b"\n"):

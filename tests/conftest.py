@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -30,3 +31,28 @@ def state_home(
     folder = tmp_path_factory.mktemp("state")
     monkeypatch.setenv("EDITTOOLS_STATE_DIR", str(folder))
     return folder
+
+
+def _remove_chain(top: pathlib.Path, name: str) -> None:
+    """Remove top/name/name/... bottom-up (recursive removers, pytest's too, overflow the stack)."""
+    fds = [os.open(top, os.O_RDONLY | os.O_DIRECTORY)]
+    try:
+        while True:
+            try:
+                fds.append(os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fds[-1]))
+            except (FileNotFoundError, NotADirectoryError):
+                break
+        for entry in os.listdir(fds[-1]):
+            os.unlink(entry, dir_fd=fds[-1])
+        while len(fds) > 1:
+            os.close(fds.pop())
+            os.rmdir(name, dir_fd=fds[-1])
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+@pytest.fixture
+def remove_chain() -> Callable[[pathlib.Path, str], None]:
+    """Removes a folder chain thousands deep, for tests that make one."""
+    return _remove_chain

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import pathlib
+from collections.abc import Callable
 
 import pytest
 from sandbox_world import World
@@ -62,7 +62,7 @@ def test_make_parents_through_a_file_creates_nothing(world: World, sb: Sandbox) 
 
 
 def test_a_thousand_new_nested_folders_are_made_without_recursion(
-    world: World, sb: Sandbox
+    world: World, sb: Sandbox, remove_chain: Callable[[pathlib.Path, str], None]
 ) -> None:
     path = "deep/" + "d/" * 1000 + "x.txt"
     try:
@@ -70,23 +70,4 @@ def test_a_thousand_new_nested_folders_are_made_without_recursion(
         assert (world.root / path).read_bytes() == b"x"
         assert sb.relpath(path) == path
     finally:
-        _remove_chain(world.root / "deep", "d")
-
-
-def _remove_chain(top: pathlib.Path, name: str) -> None:
-    """Remove a deep chain top/name/name/... bottom-up (recursive removers overflow the stack)."""
-    fds = [os.open(top, os.O_RDONLY | os.O_DIRECTORY)]
-    try:
-        while True:
-            try:
-                fds.append(os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fds[-1]))
-            except (FileNotFoundError, NotADirectoryError):
-                break
-        for entry in os.listdir(fds[-1]):
-            os.unlink(entry, dir_fd=fds[-1])
-        while len(fds) > 1:
-            os.close(fds.pop())
-            os.rmdir(name, dir_fd=fds[-1])
-    finally:
-        for fd in fds:
-            os.close(fd)
+        remove_chain(world.root / "deep", "d")

@@ -11,32 +11,12 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from matching_harness import apply, refused, splice
 
 from edittools import Session
 from edittools._errors import ToolError
-from edittools.tools._matching import Match, locate
+from edittools.tools._matching import locate
 from edittools.tools._patch import apply_file_patch, parse_patch
-
-
-def apply(text: str, old: str, new: str, **kw: bool) -> tuple[str, str]:
-    m = locate(text, old, new, **kw)
-    return splice(text, m), m.tier
-
-
-def splice(text: str, match: Match) -> str:
-    out, prev = [], 0
-    for (start, end), repl in zip(match.spans, match.replacements, strict=True):
-        out += [text[prev:start], repl]
-        prev = end
-    out.append(text[prev:])
-    return "".join(out)
-
-
-def refused(text: str, old: str, new: str) -> ToolError:
-    with pytest.raises(ToolError) as info:
-        locate(text, old, new)
-    return info.value
-
 
 # --- line-number prefixes -----------------------------------------------------------------------
 

@@ -7,30 +7,10 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from matching_harness import apply, refused, splice
 
 from edittools._errors import ToolError
-from edittools.tools._matching import Match, locate
-
-
-def splice(text: str, match: Match) -> str:
-    out, prev = [], 0
-    for (start, end), repl in zip(match.spans, match.replacements, strict=True):
-        out += [text[prev:start], repl]
-        prev = end
-    out.append(text[prev:])
-    return "".join(out)
-
-
-def apply(text: str, old: str, new: str) -> tuple[str, str]:
-    m = locate(text, old, new)
-    return splice(text, m), m.tier
-
-
-def refusal(text: str, old: str, new: str) -> ToolError:
-    with pytest.raises(ToolError) as info:
-        locate(text, old, new)
-    return info.value
-
+from edittools.tools._matching import locate
 
 # --- blank lines --------------------------------------------------------------------------------
 
@@ -52,7 +32,7 @@ def test_blank_line_added_in_old_string_is_not_written() -> None:
 
 def test_new_string_changing_a_drifted_gap_is_refused() -> None:
     text = "x = 1\n\n\ny = 2\n"
-    err = refusal(text, "x = 1\ny = 2\n", "x = 1\n\ny = 2\n")
+    err = refused(text, "x = 1\ny = 2\n", "x = 1\n\ny = 2\n")
     assert err.code == "no_match"
     assert err.detail is not None and err.detail["match"] == "blank_lines"
 
@@ -94,7 +74,7 @@ def test_new_string_not_escaped_is_written_as_sent() -> None:
 
 
 def test_a_backslash_that_starts_no_escape_is_not_unescaped() -> None:
-    assert refusal("a\nb\\q\n", "a\\nb\\q", "x").code == "no_match"
+    assert refused("a\nb\\q\n", "a\\nb\\q", "x").code == "no_match"
 
 
 # --- elided middle -----------------------------------------------------------------------------
@@ -112,19 +92,19 @@ def test_elided_middle_keeps_the_elided_lines(marker: str) -> None:
 
 
 def test_elision_missing_from_new_string_is_refused() -> None:
-    err = refusal(LONG, "line_1 = 1\n...\nline_7 = 7\n", "line_1 = 1\nline_7 = 70\n")
+    err = refused(LONG, "line_1 = 1\n...\nline_7 = 7\n", "line_1 = 1\nline_7 = 70\n")
     assert err.code == "no_match" and "elision" in err.message
 
 
 def test_elided_parts_that_occur_twice_are_refused() -> None:
     text = LONG + "line_1 = 1\n"
-    err = refusal(text, "line_1 = 1\n...\nline_7 = 7\n", "line_1 = 10\n...\nline_7 = 7\n")
+    err = refused(text, "line_1 = 1\n...\nline_7 = 7\n", "line_1 = 10\n...\nline_7 = 7\n")
     assert err.code == "no_match"
     assert err.detail is not None and err.detail["match"] == "elided"
 
 
 def test_elided_parts_out_of_order_do_not_match() -> None:
-    assert refusal(LONG, "line_7 = 7\n...\nline_1 = 1\n", "x\n...\ny\n").code == "no_match"
+    assert refused(LONG, "line_7 = 7\n...\nline_1 = 1\n", "x\n...\ny\n").code == "no_match"
 
 
 # --- round trips through the other tiers --------------------------------------------------------

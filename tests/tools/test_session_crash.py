@@ -16,9 +16,9 @@ import sqlite3
 import struct
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from crash_child import fork_running
 
 from edittools import Session
 
@@ -54,29 +54,14 @@ def make_root(root: Path) -> None:
 
 
 def in_child(root: Path, action: str, *, slow_renames: bool = False) -> int:
-    """Fork a process that runs `action` on `root`; return its pid.
+    """Fork a process that applies the patch (or undoes it) on `root`; return its pid."""
 
-    With `slow_renames` each rename in the child takes 2 ms longer, so that a kill aimed at the
-    renames lands among them even on a fast disk (the order of operations is unchanged).
-    """
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        status = 1
-        try:
-            if slow_renames:
-                rename = os.rename
+    def run() -> bool:
+        with Session(root, require_read=False) as s:
+            result = s.apply_patch(PATCH) if action == "patch" else s.undo(NAMES[0])
+            return result.is_error
 
-                def slow_rename(*args: Any, **kwargs: Any) -> None:
-                    time.sleep(0.002)
-                    rename(*args, **kwargs)
-
-                os.rename = slow_rename
-            with Session(root, require_read=False) as s:
-                result = s.apply_patch(PATCH) if action == "patch" else s.undo(NAMES[0])
-                status = 0 if not result.is_error else 3
-        finally:
-            os._exit(status)
-    return pid
+    return fork_running(run, slow_renames=slow_renames)
 
 
 def run_to_end(root: Path, action: str) -> float:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,31 +14,12 @@ from sandbox import Sandbox, SandboxError
 DEEP = "deep/" + "d/" * 1000 + "x.txt"
 
 
-def _remove_chain(top: Path, name: str) -> None:
-    """Remove top/name/name/... bottom-up (recursive removers, pytest's too, overflow the stack)."""
-    fds = [os.open(top, os.O_RDONLY | os.O_DIRECTORY)]
-    try:
-        while True:
-            try:
-                fds.append(os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fds[-1]))
-            except (FileNotFoundError, NotADirectoryError):
-                break
-        for entry in os.listdir(fds[-1]):
-            os.unlink(entry, dir_fd=fds[-1])
-        while len(fds) > 1:
-            os.close(fds.pop())
-            os.rmdir(name, dir_fd=fds[-1])
-    finally:
-        for fd in fds:
-            os.close(fd)
-
-
 @pytest.fixture
-def root(tmp_path: Path) -> Iterator[Path]:
+def root(tmp_path: Path, remove_chain: Callable[[Path, str], None]) -> Iterator[Path]:
     (tmp_path / "a.txt").write_text("alpha\n")
     (tmp_path / "deep").mkdir()
     yield tmp_path
-    _remove_chain(tmp_path / "deep", "d")
+    remove_chain(tmp_path / "deep", "d")
 
 
 def test_a_thousand_new_nested_folders_are_a_result_not_a_recursion_error(root: Path) -> None:

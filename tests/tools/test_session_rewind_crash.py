@@ -14,9 +14,9 @@ import signal
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
+from crash_child import fork_running
 
 from edittools import Session
 
@@ -62,23 +62,11 @@ def prepared(root: Path) -> tuple[int, dict[str, bytes], dict[str, bytes]]:
 
 
 def rewind_in_child(root: Path, checkpoint: int, *, slow_renames: bool) -> int:
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        status = 1
-        try:
-            if slow_renames:
-                rename = os.rename
+    def run() -> bool:
+        with Session(root) as s:
+            return s.rewind(checkpoint).is_error
 
-                def slow_rename(*args: Any, **kwargs: Any) -> None:
-                    time.sleep(0.002)
-                    rename(*args, **kwargs)
-
-                os.rename = slow_rename
-            with Session(root) as s:
-                status = 3 if s.rewind(checkpoint).is_error else 0
-        finally:
-            os._exit(status)
-    return pid
+    return fork_running(run, slow_renames=slow_renames)
 
 
 def killed(root: Path, checkpoint: int, delay: float, *, after_intent: bool) -> None:
