@@ -9,7 +9,7 @@ from edittools._workspace import Planned, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.syntax import SyntaxCheck, check_change, unchecked
-from sandbox import Splice, Version
+from sandbox import SandboxError, Splice, Version, decode
 
 
 def commit(
@@ -129,3 +129,13 @@ def syntax_note(check: SyntaxCheck | None) -> str:
 def change_result(value: str, payload: DiffPayload, check: SyntaxCheck | None) -> ToolResult:
     """A one-file change's result: the value, then any syntax warning; the diagnostics on the diff."""
     return diff_result(value + syntax_note(check), with_syntax(payload, check))
+
+
+def text_or_bytes(data: bytes | None) -> str | bytes | None:
+    """A content as text for diffing and checking, or its bytes when it is not text."""
+    if data is None:
+        return None
+    try:
+        return decode(data).text
+    except SandboxError:
+        return data

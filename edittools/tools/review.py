@@ -22,6 +22,7 @@ from edittools.tools._change import (
     change_result,
     summary,
     syntax_note,
+    text_or_bytes,
     vet,
     wants_texts,
     with_blobs,
@@ -101,7 +102,9 @@ def rewind(ws: Workspace, params: RewindParams) -> ToolResult:
         return changeset_result(f"Nothing to rewind: no file changed since checkpoint {since}.", [])
     checks: list[SyntaxCheck | None] = []
     for n in nets:
-        checks.append(vet(ws, n.path, _text(n.now), _text(n.then), may_refuse=False))
+        checks.append(
+            vet(ws, n.path, text_or_bytes(n.now), text_or_bytes(n.then), may_refuse=False)
+        )
     if not ws.dry_run:
         ws.checkpoints.take(f"before rewind to {since}", auto="rewind")
         ws.commit([Planned(n.path, n.now, n.version, n.then) for n in nets])
@@ -116,7 +119,7 @@ def reject(ws: Workspace, params: RejectParams) -> ToolResult:
     """Revert one hunk of a file's net diff, if it still applies to the file as it is now."""
     since = _since(ws, params.since)
     net = _net_of(ws, since, params.path)
-    then_text, now_text = _text(net.then), _text(net.now)
+    then_text, now_text = text_or_bytes(net.then), text_or_bytes(net.now)
     if isinstance(then_text, bytes) or isinstance(now_text, bytes):
         raise ToolError(
             "binary",
@@ -218,7 +221,7 @@ def _net(ws: Workspace, path: str, snap: Snapshot) -> _Net:
 
 def _payload(ws: Workspace, path: str, old: bytes | None, new: bytes | None) -> DiffPayload:
     include = wants_texts(ws, len(old or b""), len(new or b""))
-    payload = diff_texts(_text(old), _text(new), path=path, include_texts=include)
+    payload = diff_texts(text_or_bytes(old), text_or_bytes(new), path=path, include_texts=include)
     return with_blobs(ws, payload, old, new)
 
 
@@ -289,16 +292,6 @@ def _offset(start: int | None, count: int) -> int:
     """The 0-based first line of a hunk side (an empty side's start is the line before it)."""
     start = start or 0
     return start - 1 if count else start
-
-
-def _text(data: bytes | None) -> str | bytes | None:
-    """Decoded text for diffing, or the bytes themselves when they are not text."""
-    if data is None:
-        return None
-    try:
-        return decode(data).text
-    except SandboxError:
-        return data
 
 
 def _encode(now: bytes, text: str) -> bytes:

@@ -7,12 +7,19 @@ from edittools._workspace import Change, Planned, Span, Workspace
 from edittools.artifacts import ToolResult
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._bytematch import plain_utf8
-from edittools.tools._change import change_result, summary, vet, wants_texts, with_refs
+from edittools.tools._change import (
+    change_result,
+    summary,
+    text_or_bytes,
+    vet,
+    wants_texts,
+    with_refs,
+)
 from edittools.tools._guard import read_if_exists
 from edittools.tools._params import UndoParams
 from edittools.tools._splice import splice_views
 from edittools.tools._streamed import streamed_undo
-from sandbox import SandboxError, Version, decode
+from sandbox import SandboxError, Version
 
 
 def undo(ws: Workspace, params: UndoParams) -> ToolResult:
@@ -51,7 +58,7 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
             if fast is not None:
                 return _undo_span(ws, change, current, version, fast)
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
-        old_text, new_text = _text(current), _text(restored)
+        old_text, new_text = text_or_bytes(current), text_or_bytes(restored)
         check = vet(ws, path, old_text, new_text, may_refuse=False)
         if ws.dry_run:
             ws.sandbox.check_write(path)
@@ -143,13 +150,3 @@ def _restore(
 ) -> None:
     """Put `restored` back over the file (delete it when None), marking `change` undone."""
     ws.commit([Planned(change.path, current, version, restored)], undoes=change)
-
-
-def _text(data: bytes | None) -> str | bytes | None:
-    """Decoded text for diffing, or the bytes themselves when they are not text."""
-    if data is None:
-        return None
-    try:
-        return decode(data).text
-    except SandboxError:
-        return data
