@@ -12,7 +12,7 @@ ToolError
  ├─ not_found          the file does not exist
  ├─ outside_root       the path leads outside the workspace root
  ├─ denied             the path is covered by a deny pattern or is the project's state folder
- ├─ protected          a write under `.git/` (refused unless the session allows git writes)
+ ├─ protected          a write in a repository's own folder (unless git writes are allowed)
  ├─ is_directory       a directory was given where a file is needed
  ├─ not_a_directory    a file was given where a directory is needed
  ├─ not_empty          a directory still has entries, so it was not removed

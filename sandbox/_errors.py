@@ -7,7 +7,7 @@ are never renamed or reused; new ones may be added.
 SandboxError
  ├─ outside_root    the path, or a symlink on the way, leads outside the root (never clamped)
  ├─ denied          a deny pattern (or the old in-root `.edittools/` folder) covers the path
- ├─ protected       a write under `.git/` (refused by default; the caller may lift the rule)
+ ├─ protected       a write under `.git/` or in a bare repository (refused by default; liftable)
  ├─ permission      the operating system refused access (file mode, ownership, read-only mount)
  ├─ not_found       the file, or a directory on the way, does not exist
  ├─ not_a_file      the path names a FIFO, socket, device or other non-regular file

@@ -9,7 +9,10 @@ Writes meet one more rule unless it was lifted: nothing under a `.git` folder (a
 submodules and nested repositories too) and no `.git` file may be written, created or removed,
 because git runs hooks and reads its config as code (protected). Reads stay allowed. A name counts
 as `.git` in any letter case and with the code points HFS+ ignores, since on a case-insensitive or
-HFS+ volume those spell the same folder. The small checks and errors that every file operation
+HFS+ volume those spell the same folder. A folder git would take for a repository by its contents
+alone (a bare repository: `HEAD` beside `objects/` and `refs/`, or beside `commondir`) is protected
+the same way, and so is a write that would complete one, since git finds such a folder while
+searching upwards from any folder below it. The small checks and errors that every file operation
 shares after resolving live here too.
 """
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 
 import pathspec
 
@@ -39,6 +43,38 @@ RETRIES = 3  # re-resolutions when an entry turns into a symlink between resolvi
 # Code points HFS+ drops when it compares names (git's own list for its ".git" check).
 _HFS_IGNORED = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F),
                               *range(0x206A, 0x2070), 0xFEFF])  # fmt: skip
+
+
+def _is_git_dir(exists: Callable[[str], bool], adding: str | None) -> bool:
+    """Whether a folder is a git directory, or becomes one once the entry `adding` exists.
+
+    Git takes a folder holding `HEAD` beside `objects/` and `refs/` (a bare repository), or beside
+    `commondir` (a linked worktree's), for a repository whatever its name. `exists` says whether a
+    name exists in the folder (links not followed: git's own test is looser, and a false refusal
+    costs less than a planted hook). `adding` is compared case-blind, as a case-insensitive volume
+    would. `HEAD` is asked first, so a folder without one costs a single lookup.
+    """
+    added = adding.casefold() if adding else None
+    if added != "head" and not exists("HEAD"):
+        return False
+    present = {name for name in ("objects", "refs", "commondir") if name == added or exists(name)}
+    return "commondir" in present or {"objects", "refs"} <= present
+
+
+def _in_bare_git(root: str) -> bool:
+    """Whether a host folder or one of its ancestors is a git directory by its contents."""
+    folder = os.path.abspath(root)
+    while True:
+
+        def exists(name: str, folder: str = folder) -> bool:
+            return os.path.lexists(os.path.join(folder, name))
+
+        if _is_git_dir(exists, None):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
 
 
 def in_git(rel: str) -> bool:
@@ -66,7 +102,7 @@ class PathGate:
         self._spec = pathspec.GitIgnoreSpec.from_lines(deny)
         # A root that is itself inside a .git folder is all git's: every write there is protected.
         self._protect_git = not allow_git_writes
-        self._root_in_git = in_git("/".join(paths.root_parts))
+        self._root_in_git = in_git("/".join(paths.root_parts)) or _in_bare_git(paths.root)
 
     def is_denied(self, relpath: str) -> bool:
         """Whether a resolved relative path matches a deny pattern or lies in `.edittools/`."""
@@ -81,7 +117,29 @@ class PathGate:
 
     def is_protected(self, relpath: str) -> bool:
         """Whether a write to a resolved relative path is refused by the `.git` rule."""
-        return self._protect_git and (self._root_in_git or in_git(relpath.strip("/")))
+        if not self._protect_git:
+            return False
+        rel = relpath.strip("/")
+        return self._root_in_git or in_git(rel) or self._in_git_dir(rel)
+
+    def _in_git_dir(self, rel: str) -> bool:
+        """Whether a folder on the way to `rel` is (or with `rel`'s entry becomes) a git dir."""
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        root_fd = self._paths.root_fd
+        for depth, adding in enumerate(parts):
+            folder = "/".join(parts[:depth])
+
+            def exists(name: str, folder: str = folder) -> bool:
+                try:
+                    os.stat(f"{folder}/{name}" if folder else name, dir_fd=root_fd,
+                            follow_symlinks=False)  # fmt: skip
+                except OSError:
+                    return False
+                return True
+
+            if _is_git_dir(exists, adding):
+                return True
+        return False
 
     def rel(self, path: PathArg, *, check_deny: bool, write: bool = False) -> str:
         """The resolved relative path, or the name a missing path would get.
@@ -216,7 +274,9 @@ def _denied(rel: str) -> SandboxError:
 def _protected(rel: str) -> SandboxError:
     return SandboxError(
         "protected",
-        f"{rel!r} is inside a .git folder (or is one): writes there are refused by default, "
+        f"{rel!r} is inside a git repository's own folder (a .git folder, or a folder holding "
+        "HEAD, objects/ and refs/ that git takes for a bare repository), or would make one: "
+        "writes there are refused by default, "
         "because git runs hooks and reads its config as code. Reading it is allowed. Change the "
         "files of the work tree instead; if this write is really intended, lift the rule "
         "explicitly (allow_git_writes=True, or --allow-git-writes on the command line).",

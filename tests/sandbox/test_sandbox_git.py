@@ -135,3 +135,90 @@ def test_a_root_inside_a_git_folder_is_protected_throughout(world: World, resolv
         assert info.value.code == "protected"
         assert sb.read_bytes("config")[0] == b"[core]\n"
     assert not (world.root / ".git/hooks/post-checkout").exists()
+
+
+def _bare(folder: pathlib.Path, *, linked: bool = False) -> None:
+    """A folder git takes for a repository by its contents: HEAD + objects + refs (or commondir)."""
+    (folder / "hooks").mkdir(parents=True)
+    (folder / "HEAD").write_bytes(b"ref: refs/heads/main\n")
+    if linked:
+        (folder / "commondir").write_bytes(b"../..\n")
+    else:
+        (folder / "objects").mkdir()
+        (folder / "refs").mkdir()
+    (folder / "config").write_bytes(b"[core]\n\tbare = true\n")
+
+
+@pytest.mark.parametrize("op", WRITES)
+@pytest.mark.parametrize(
+    "path",
+    [
+        "vendor/lib.git/config",
+        "vendor/lib.git/hooks/post-checkout",
+        "vendor/lib.git/hooks/new/deeper/x",
+        "vendor/wt/config.worktree",  # a linked worktree's git dir: HEAD + commondir
+    ],
+)
+def test_writes_inside_a_bare_repository_are_protected(
+    world: World, resolver: str, op: str, path: str
+) -> None:
+    _bare(world.root / "vendor/lib.git")
+    _bare(world.root / "vendor/wt", linked=True)
+    before = world.snapshot_root()
+    with Sandbox(world.root, resolver=resolver) as sb, pytest.raises(SandboxError) as info:  # type: ignore[arg-type]
+        WRITES[op](sb, path)
+    assert info.value.code == "protected", info.value
+    assert world.snapshot_root() == before
+
+
+@pytest.mark.parametrize(
+    ("present", "adding"),
+    [
+        (("objects/", "refs/"), "HEAD"),
+        (("HEAD", "refs/"), "objects/pack/x"),
+        (("HEAD", "objects/"), "refs/heads/main"),
+        (("HEAD",), "commondir"),
+    ],
+)
+def test_a_write_that_would_complete_a_bare_repository_is_protected(
+    world: World, resolver: str, present: tuple[str, ...], adding: str
+) -> None:
+    forged = world.root / "src/forged"
+    forged.mkdir(parents=True)
+    for name in present:
+        if name.endswith("/"):
+            (forged / name).mkdir()
+        else:
+            (forged / name).write_bytes(b"ref: refs/heads/main\n")
+    before = world.snapshot_root()
+    with Sandbox(world.root, resolver=resolver) as sb:  # type: ignore[arg-type]
+        with pytest.raises(SandboxError) as info:
+            sb.write_bytes(f"src/forged/{adding}", b"x\n", make_parents=True)
+        assert info.value.code == "protected", info.value
+        # One mark short of a repository is an ordinary folder.
+        sb.write_bytes("src/forged/notes.txt", b"ok\n")
+    after = world.snapshot_root()
+    assert (world.root / "src/forged/notes.txt").read_bytes() == b"ok\n"
+    del after["src/forged/notes.txt"]
+    assert after == before
+
+
+def test_folders_with_some_of_the_marks_stay_writable(world: World, resolver: str) -> None:
+    (world.root / "docs/refs").mkdir(parents=True)
+    (world.root / "docs/objects").mkdir()
+    (world.root / "HEADS").write_bytes(b"x\n")
+    with Sandbox(world.root, resolver=resolver) as sb:  # type: ignore[arg-type]
+        for path in ("docs/refs/a.md", "docs/objects/b.md", "docs/index.md", "HEADS", "head.txt"):
+            sb.write_bytes(path, b"ok\n")
+    assert (world.root / "docs/refs/a.md").read_bytes() == b"ok\n"
+
+
+def test_a_root_inside_a_bare_repository_is_protected_throughout(
+    world: World, resolver: str
+) -> None:
+    _bare(world.root / "lib.git")
+    with Sandbox(world.root / "lib.git/hooks", resolver=resolver) as sb:  # type: ignore[arg-type]
+        with pytest.raises(SandboxError) as info:
+            sb.write_bytes("post-checkout", b"#!/bin/sh\n")
+        assert info.value.code == "protected"
+    assert not (world.root / "lib.git/hooks/post-checkout").exists()
