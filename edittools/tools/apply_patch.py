@@ -10,7 +10,16 @@ from edittools._workspace import Planned, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.diff import diff_texts, strip_components
-from edittools.tools._change import digest, syntax_note, vet, wants_texts, with_refs, with_syntax
+from edittools.syntax import SyntaxCheck
+from edittools.tools._change import (
+    digest,
+    syntax_note,
+    text_or_bytes,
+    vet,
+    wants_texts,
+    with_refs,
+    with_syntax,
+)
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
@@ -93,17 +102,31 @@ def apply_patch_overwriting(ws: Workspace, params: ApplyPatchParams) -> ToolResu
     return apply_patch(ws, params, overwrite=True)
 
 
-def _replaced(ws: Workspace, path: str, after: bytes, payload: DiffPayload) -> _Staged | None:
-    """The staged overwrite of existing file `path` with `after`; None when it does not exist."""
+def _replaced(
+    ws: Workspace,
+    path: str,
+    after: bytes,
+    payload: DiffPayload,
+    check: SyntaxCheck | None = None,
+) -> _Staged | None:
+    """The staged overwrite of existing file `path` with `after`; None when it does not exist.
+
+    `check` is the syntax check already made of the new content (a moved file's, against its
+    source); without one, the new content is checked against what `path` held.
+    """
     if not ws.sandbox.exists(path):
         return None
     before, version = read_existing(ws, path)
     ensure_fresh(ws, path, before, version, must_have_read=False)
-    old, new = _text_or_bytes(before), _text_or_bytes(after)
+    old, new = text_or_bytes(before), text_or_bytes(after)
+    if check is None:
+        check = vet(ws, path, old, new)
     include = wants_texts(ws, len(before), len(after))
     replaced = diff_texts(old, new, path=path, include_texts=include)
     replaced = replaced.model_copy(update={"match": payload.match})
-    return _Staged((_Write(path, before, version, after),), replaced)
+    return _Staged(
+        (_Write(path, before, version, after),), with_syntax(replaced, check), syntax_note(check)
+    )
 
 
 def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
@@ -133,7 +156,7 @@ def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
     before, version = read_existing(ws, path)
     ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
-        old = _text_or_bytes(before)
+        old = text_or_bytes(before)
         payload = diff_texts(old, None, path=path, include_texts=wants_texts(ws, len(before)))
         return _Staged((_Write(path, before, version, None),), payload)
     document = decode(before)
@@ -158,7 +181,7 @@ def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
     else:
         target = sb.relpath(patch.move_to)
         if overwrite and sb.exists(target):
-            return _moved_over(ws, path, before, version, target, after, tier)
+            return _moved_over(ws, path, before, version, target, after, tier, check)
         if sb.exists(target):
             raise ToolError(
                 "exists",
@@ -182,16 +205,17 @@ def _moved_over(
     target: str,
     after: bytes,
     tier: str,
+    check: SyntaxCheck | None,
 ) -> _Staged:
     """A move onto existing file `target`: the target's change (what it held, what it holds
     now) and the source's removal, staged together."""
     match = DiffPayload(path=target, match=tier)
-    into = _replaced(ws, target, after, match)
+    into = _replaced(ws, target, after, match, check)
     assert into is not None  # the caller saw the target exist under its lock
     include = wants_texts(ws, len(before))
-    removed = diff_texts(_text_or_bytes(before), None, path=path, include_texts=include)
+    removed = diff_texts(text_or_bytes(before), None, path=path, include_texts=include)
     writes = (*into.writes, _Write(path, before, version, None))
-    return _Staged(writes, into.payload, extra=(removed,))
+    return _Staged(writes, into.payload, into.note, extra=(removed,))
 
 
 def _commit_all(ws: Workspace, writes: list[_Write]) -> list[Version | None]:
@@ -223,13 +247,6 @@ def _with_refs(
         after = target[1] if target is not None else None
         out.append(with_refs(ws, payload, digest(before), digest(after)))
     return out
-
-
-def _text_or_bytes(data: bytes) -> str | bytes:
-    try:
-        return decode(data).text
-    except SandboxError:
-        return data
 
 
 def _locate(ws: Workspace, patches: list[FilePatch]) -> tuple[list[FilePatch], int]:

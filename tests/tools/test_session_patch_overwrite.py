@@ -76,3 +76,44 @@ def test_each_surface_says_whether_it_overwrites(session: Session) -> None:
     result = codex.call(session, {"input": ADD})
     assert result.is_error is False, result.value
     assert (Path(session.sandbox.root) / "a.txt").read_text() == "new one\nnew two\n"
+
+
+BROKEN_ADD = "*** Begin Patch\n*** Add File: a.py\n+def f(:\n+    return 1\n*** End Patch\n"
+BROKEN_MOVE = (
+    "*** Begin Patch\n*** Update File: src.py\n*** Move to: a.py\n@@\n-def g():\n+def g(:\n"
+    "*** End Patch\n"
+)
+
+
+def _sources(root: Path) -> Path:
+    root.mkdir()
+    (root / "a.py").write_text("def f():\n    return 0\n")
+    (root / "src.py").write_text("def g():\n    pass\n")
+    return root
+
+
+@pytest.mark.parametrize("patch", [BROKEN_ADD, BROKEN_MOVE], ids=["add", "move"])
+def test_an_overwrite_that_breaks_the_syntax_is_warned_about(tmp_path: Path, patch: str) -> None:
+    with Session(_sources(tmp_path / "r"), syntax_check="warn") as session:
+        result = session.apply_patch(patch, overwrite=True)
+    assert not result.is_error, result.value
+    assert "syntax" in result.value.lower()
+    artifact = result.artifact
+    files = (
+        artifact.payload.files if isinstance(artifact, ChangesetArtifact) else [artifact.payload]
+    )
+    into = next(f for f in files if f.path == "a.py")
+    assert into.diagnostics and into.diagnostics[0].line == 1, into
+
+
+@pytest.mark.parametrize("patch", [BROKEN_ADD, BROKEN_MOVE], ids=["add", "move"])
+def test_an_overwrite_that_breaks_the_syntax_is_refused_under_refuse(
+    tmp_path: Path, patch: str
+) -> None:
+    root = _sources(tmp_path / "r")
+    with Session(root, syntax_check="refuse") as session:
+        refused = session.apply_patch(patch, overwrite=True)
+    assert isinstance(refused.artifact, ErrorArtifact)
+    assert refused.artifact.payload.code == "syntax_error", refused.value
+    assert (root / "a.py").read_text() == "def f():\n    return 0\n"
+    assert (root / "src.py").read_text() == "def g():\n    pass\n"
