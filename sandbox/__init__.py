@@ -3,7 +3,7 @@ and a watcher for changes made outside."""
 
 from ._digest import Digester, digest_of
 from ._errors import SandboxError
-from ._files import ABSENT, AbsentType, FileReader, Version
+from ._files import ABSENT, AbsentType, FileReader, PendingVersion, Version
 from ._index import StateIndex
 from ._intents import FileWrite
 from ._listing import DirEntry, DirListing
@@ -24,6 +24,7 @@ __all__ = [
     "FileChange",
     "FileReader",
     "FileWrite",
+    "PendingVersion",
     "Sandbox",
     "SandboxError",
     "Splice",

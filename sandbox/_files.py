@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ._digest import Digester, digest_of
+from ._digest import Digester, PendingDigest, digest_of
 from ._errors import SandboxError, from_oserror
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ __all__ = [
     "TEMP_SUFFIX",
     "AbsentType",
     "FileReader",
+    "PendingVersion",
     "Version",
     "atomic_write",
     "check_expect",
@@ -41,6 +42,7 @@ __all__ = [
     "lstat_regular",
     "open_regular",
     "read_open",
+    "read_open_deferred",
     "remove_dir",
     "same_inode_state",
     "temp_name",
@@ -131,6 +133,46 @@ def read_open(
     fd: int, st: os.stat_result, display: str, max_bytes: int
 ) -> tuple[bytes, Version, os.stat_result]:
     """Read the open regular file `fd` up to `max_bytes` and close it; return bytes, version, stat."""
+    data, after = _read_all(fd, st, display, max_bytes)
+    return data, _version(digest_of(data), len(data), after), after
+
+
+def read_open_deferred(
+    fd: int, st: os.stat_result, display: str, max_bytes: int
+) -> tuple[bytes, PendingVersion]:
+    """`read_open` whose digest is computed on a worker thread (see `PendingVersion`)."""
+    data, after = _read_all(fd, st, display, max_bytes)
+    return data, PendingVersion(PendingDigest([data]), len(data), after)
+
+
+class PendingVersion:
+    """The version of a content just read, while its digest is computed on a worker thread.
+
+    The caller works on the bytes meanwhile (a search of a large file runs while another core
+    hashes it) and calls `result` when it needs the version: before any check that compares it.
+    The stat and the time it was taken are those of the read itself, not of the end of the hash.
+    """
+
+    def __init__(self, digest: PendingDigest, size: int, st: os.stat_result) -> None:
+        self._digest = digest
+        self._size = size
+        self._st = st
+        self._seen_ns = time.time_ns()
+        self._version: Version | None = None
+
+    def result(self) -> Version:
+        """The version (waits for the digest)."""
+        if self._version is None:
+            st = self._st
+            self._version = Version(self._digest.result(), self._size, st.st_mtime_ns,
+                                    st.st_ino, st.st_ctime_ns, self._seen_ns)  # fmt: skip
+        return self._version
+
+
+def _read_all(
+    fd: int, st: os.stat_result, display: str, max_bytes: int
+) -> tuple[bytes, os.stat_result]:
+    """Read the open regular file `fd` up to `max_bytes` and close it; return bytes and stat."""
     try:
         if st.st_size > max_bytes:
             raise _too_large(display, st.st_size, max_bytes)
@@ -153,8 +195,7 @@ def read_open(
         raise from_oserror(exc, display, "read") from exc
     finally:
         os.close(fd)
-    version = _version(digest_of(data), len(data), after)
-    return data, version, after
+    return data, after
 
 
 class FileReader(io.RawIOBase):

@@ -26,12 +26,11 @@ import json
 import os
 import sqlite3
 import stat
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ._digest import Digester, digest_of
+from ._digest import Digester, PendingDigest
 from ._errors import SandboxError, from_oserror
 from ._files import (
     TEMP_SUFFIX,
@@ -553,47 +552,34 @@ def _write_temp(
         else [memoryview(piece).cast("B") for piece in data]
     )
     size = sum(len(piece) for piece in pieces)
-    digest: list[str] = []
-    hasher = threading.Thread(target=lambda: digest.append(_digest_pieces(pieces)))
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                      0o666, dir_fd=entry.dir_fd)  # fmt: skip
     except OSError as exc:
         raise from_oserror(exc, rel, "create a temp file for") from exc
+    pending: PendingDigest | None = None
     try:
         if like is not None:
             _take_mode(fd, like)
-        if size >= _THREAD_HASH_BYTES:
-            hasher.start()
+        pending = PendingDigest(pieces)
         _writev_all(fd, pieces)
         os.fsync(fd)
         st = os.fstat(fd)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp, dir_fd=entry.dir_fd)
+        if pending is not None:
+            with contextlib.suppress(Exception):
+                pending.result()  # no worker thread outlives the call
         raise from_oserror(exc, rel, "write") from exc
     finally:
         os.close(fd)
-        if hasher.ident is not None:
-            hasher.join()
-    if not digest:
-        digest.append(_digest_pieces(pieces))
+    assert pending is not None
     # Versions of not-yet-renamed files carry no inode state: the rename changes their ctime.
-    return Version(digest[0], size, st.st_mtime_ns, st.st_ino)
+    return Version(pending.result(), size, st.st_mtime_ns, st.st_ino)
 
 
-# Below this a thread costs more than the hash it would hide.
-_THREAD_HASH_BYTES = 1 << 20
 _IOV_MAX = 1024
-
-
-def _digest_pieces(pieces: list[memoryview]) -> str:
-    if len(pieces) == 1:
-        return digest_of(pieces[0])
-    digester = Digester()
-    for piece in pieces:
-        digester.update(piece)
-    return digester.hexdigest()
 
 
 def _writev_all(fd: int, pieces: list[memoryview]) -> None:

@@ -28,6 +28,7 @@ from ._files import (
     PRESENT,
     AbsentType,
     FileReader,
+    PendingVersion,
     Version,
     atomic_write,
     check_expect,
@@ -35,6 +36,7 @@ from ._files import (
     hash_file,
     lstat_regular,
     read_open,
+    read_open_deferred,
     remove_dir,
     same_inode_state,
 )
@@ -168,6 +170,19 @@ class Sandbox:
         fd, st, rel = open_file(self._gate, path)
         data, version, _ = read_open(fd, st, rel, cap)
         return data, version
+
+    def read_bytes_deferred(
+        self, path: PathArg, *, max_bytes: int | None = None
+    ) -> tuple[bytes, PendingVersion]:
+        """`read_bytes` whose version is computed while the caller works on the bytes.
+
+        The digest of a large file is computed on a worker thread (the hash releases the
+        interpreter lock): search the bytes meanwhile, then call `result()` on the second item
+        for the version, before anything compares it.
+        """
+        cap = self.max_read_bytes if max_bytes is None else max_bytes
+        fd, st, rel = open_file(self._gate, path)
+        return read_open_deferred(fd, st, rel, cap)
 
     def open_reader(self, path: PathArg) -> FileReader:
         """Open a regular file for a streamed, forward-only read of any size.

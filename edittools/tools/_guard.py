@@ -5,7 +5,7 @@ from __future__ import annotations
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.diff import diff_texts, unified_excerpt
-from sandbox import SandboxError, Version
+from sandbox import PendingVersion, SandboxError, Version
 
 
 def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
@@ -13,20 +13,37 @@ def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
     try:
         return ws.sandbox.read_bytes(path, max_bytes=ws.options.max_file_bytes)
     except SandboxError as exc:
-        if exc.code != "not_found":
-            raise
-        raise ToolError(
-            "not_found",
-            f"{path} does not exist. Check the path and its spelling, or create the file with "
-            "write.",
-            {"path": path},
-        ) from exc
+        raise _not_found(path, exc) from exc
+
+
+def read_existing_deferred(ws: Workspace, path: str) -> tuple[bytes, PendingVersion]:
+    """`read_existing` whose version is hashed while the caller searches the bytes."""
+    try:
+        return ws.sandbox.read_bytes_deferred(path, max_bytes=ws.options.max_file_bytes)
+    except SandboxError as exc:
+        raise _not_found(path, exc) from exc
+
+
+def _not_found(path: str, exc: SandboxError) -> SandboxError | ToolError:
+    if exc.code != "not_found":
+        return exc
+    return ToolError(
+        "not_found",
+        f"{path} does not exist. Check the path and its spelling, or create the file with write.",
+        {"path": path},
+    )
 
 
 def read_if_exists(ws: Workspace, path: str) -> tuple[bytes, Version] | None:
     """The bytes and version of `path`, or None when it does not exist (one read, one hash)."""
+    found = read_if_exists_deferred(ws, path)
+    return None if found is None else (found[0], found[1].result())
+
+
+def read_if_exists_deferred(ws: Workspace, path: str) -> tuple[bytes, PendingVersion] | None:
+    """`read_if_exists` whose version is hashed while the caller works on the bytes."""
     try:
-        return ws.sandbox.read_bytes(path, max_bytes=ws.options.max_file_bytes)
+        return ws.sandbox.read_bytes_deferred(path, max_bytes=ws.options.max_file_bytes)
     except SandboxError as exc:
         if exc.code == "not_found":
             return None

@@ -20,7 +20,7 @@ from edittools.tools._change import (
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import ensure_fresh, read_existing
+from edittools.tools._guard import ensure_fresh, read_existing, read_existing_deferred
 from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
@@ -53,12 +53,14 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
         return write(ws, WriteParams(path=path, content=params.new_string))
     with sb.lock(path):
         try:
-            before, version = read_existing(ws, path)
+            before, pending = read_existing_deferred(ws, path)
         except SandboxError as exc:
             if exc.code != "too_large":
                 raise
             return streamed_edit(ws, path, params)
+        # A large file's exact match is searched on its bytes while another core hashes them.
         byte_spans = _byte_spans(ws, before, params)
+        version = pending.result()
         if byte_spans is not None:
             ensure_fresh(ws, path, before, version)
             # The diff (counting lines up to the change) runs while the kernel writes the file.
@@ -69,27 +71,26 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
                     ws, path, before, version, pieces, span=_one_span(before, byte_spans, pieces)
                 )
                 payload, shown = diffed.result()
+        else:
+            document = decode(before)  # binary or undecodable first: a read would not help
+            ensure_fresh(ws, path, before, version)
+            match = locate(
+                document.text,
+                params.old_string,
+                params.new_string,
+                replace_all=params.replace_all,
+                tolerant=ws.options.tolerant,
+            )
+            changed, spans = splice(document, match)
+            after = changed.encode()
+            check = vet(ws, path, document.text, changed.text)
+            new_version = commit(ws, path, before, version, after)
     if byte_spans is not None:
         payload = with_refs(ws, payload, version.digest, digest(new_version))
         first = summary("Edited", payload)
         if len(byte_spans) > 1:
             first = summary(f"Replaced {len(byte_spans)} occurrences in", payload)
         return change_result(f"{first}\n{shown}", payload, unchecked_note(ws, path))
-    with sb.lock(path):
-        before, version = read_existing(ws, path)
-        document = decode(before)  # binary or undecodable first: a read would not help
-        ensure_fresh(ws, path, before, version)
-        match = locate(
-            document.text,
-            params.old_string,
-            params.new_string,
-            replace_all=params.replace_all,
-            tolerant=ws.options.tolerant,
-        )
-        changed, spans = splice(document, match)
-        after = changed.encode()
-        check = vet(ws, path, document.text, changed.text)
-        new_version = commit(ws, path, before, version, after)
     include = wants_texts(ws, len(before), len(after))
     payload = diff_spans(document.text, spans, path=path, include_texts=include)
     payload = with_refs(ws, payload, version.digest, digest(new_version))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from edittools._errors import ToolError
 from edittools._workspace import Change, Planned, Span, Workspace
 from edittools.artifacts import ToolResult
@@ -15,7 +17,7 @@ from edittools.tools._change import (
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import read_if_exists
+from edittools.tools._guard import read_if_exists_deferred
 from edittools.tools._params import UndoParams
 from edittools.tools._splice import splice_views
 from edittools.tools._streamed import streamed_undo
@@ -39,12 +41,15 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 {"path": path},
             )
         try:
-            existing = read_if_exists(ws, path)
+            existing = read_if_exists_deferred(ws, path)
         except SandboxError as exc:
             if exc.code != "too_large":
                 raise
             return streamed_undo(ws, change)
-        current, version = existing if existing is not None else (None, None)
+        current = None if existing is None else existing[0]
+        # A large file's span is looked up while another core hashes the file.
+        fast = None if current is None else _by_recipe(ws, change, current)
+        version = None if existing is None else existing[1].result()
         current_sha = None if version is None else version.digest
         if current_sha != change.after_digest:
             raise ToolError(
@@ -53,10 +58,8 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 "that newer work. Read the file and edit it instead.",
                 {"path": path},
             )
-        if current is not None and version is not None:
-            fast = _by_recipe(ws, change, current)
-            if fast is not None:
-                return _undo_span(ws, change, current, version, fast)
+        if fast is not None and current is not None and version is not None:
+            return _undo_span(ws, change, current, version, fast)
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
         old_text, new_text = text_or_bytes(current), text_or_bytes(restored)
         check = vet(ws, path, old_text, new_text, may_refuse=False)
@@ -99,21 +102,25 @@ def _undo_span(
 ) -> ToolResult:
     """Undo on bytes: write `current` with one span put back, diff that span alone."""
     path = change.path
-    if not ws.dry_run:
-        try:
-            ws.commit(
-                [Planned(path, current, version, splice_views(current, [span]), span,
-                         after_digest=change.before_blob)],
-                undoes=change,
-            )  # fmt: skip
-        except SandboxError as exc:
-            if exc.code != "blob_corrupt":
-                raise
-            raise _damaged(ws, path, change.before_blob or "", exc) from exc
     start, end, old = span
     size = len(current) - (end - start) + len(old)
-    payload = diff_spans(current, [span], path=path, binary=False,
-                         include_texts=wants_texts(ws, len(current), size))  # fmt: skip
+    include = wants_texts(ws, len(current), size)
+    # The diff (counting lines up to the span) runs while the kernel writes the file.
+    with ThreadPoolExecutor(1) as pool:
+        diffed = pool.submit(diff_spans, current, [span], path=path, binary=False,
+                             include_texts=include)  # fmt: skip
+        if not ws.dry_run:
+            try:
+                ws.commit(
+                    [Planned(path, current, version, splice_views(current, [span]), span,
+                             after_digest=change.before_blob)],
+                    undoes=change,
+                )  # fmt: skip
+            except SandboxError as exc:
+                if exc.code != "blob_corrupt":
+                    raise
+                raise _damaged(ws, path, change.before_blob or "", exc) from exc
+        payload = diffed.result()
     new_id = None if ws.dry_run else change.before_blob
     payload = with_refs(ws, payload, version.digest, new_id)
     return change_result(summary("Undid the last change to", payload), payload, None)
