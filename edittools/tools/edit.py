@@ -65,12 +65,14 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             ensure_fresh(ws, path, before, version)
             # The diff (counting lines up to the change) runs while the kernel writes the file.
             with ThreadPoolExecutor(1) as pool:
-                diffed = pool.submit(_bytes_diff, ws, path, before, byte_spans)
+                diffed = pool.submit(_bytes_diff, ws, path, before, version.digest, byte_spans)
                 pieces = splice_views(before, byte_spans)
                 new_version = commit(
                     ws, path, before, version, pieces, span=_one_span(before, byte_spans, pieces)
                 )
                 payload, shown = diffed.result()
+            if new_version is not None:
+                ws.line_counts.carry(version.digest, new_version.digest, byte_spans[0][0])
         else:
             document = decode(before)  # binary or undecodable first: a read would not help
             ensure_fresh(ws, path, before, version)
@@ -127,12 +129,12 @@ def _one_span(before: bytes, spans: list[ByteSpan], pieces: list[bytes | memoryv
 
 
 def _bytes_diff(
-    ws: Workspace, path: str, before: bytes, spans: list[ByteSpan]
+    ws: Workspace, path: str, before: bytes, before_id: str, spans: list[ByteSpan]
 ) -> tuple[DiffPayload, str]:
-    """The diff of an edit applied on bytes and the changed lines numbered, as the text path
-    gives them."""
+    """The diff of an edit applied on bytes (whose content id is `before_id`) and the changed
+    lines numbered, as the text path gives them."""
     start, end, inserted = spans[0]
-    first_line = before.count(b"\n", 0, start) + 1
+    first_line = ws.line_counts.line_of(before_id, before, start)
     size = len(before) + sum(len(r) - (e - s) for s, e, r in spans)
     include = wants_texts(ws, len(before), size)
     payload = diff_spans(before, spans, path=path, include_texts=include, first_line=first_line,

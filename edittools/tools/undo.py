@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from edittools._errors import ToolError
 from edittools._workspace import Change, Planned, Span, Workspace
-from edittools.artifacts import ToolResult
+from edittools.artifacts import DiffPayload, ToolResult
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._bytematch import plain_utf8
 from edittools.tools._change import (
@@ -105,10 +105,15 @@ def _undo_span(
     start, end, old = span
     size = len(current) - (end - start) + len(old)
     include = wants_texts(ws, len(current), size)
-    # The diff (counting lines up to the span) runs while the kernel writes the file.
+
+    def diffed_span() -> DiffPayload:
+        first_line = ws.line_counts.line_of(version.digest, current, start)
+        return diff_spans(current, [span], path=path, binary=False, include_texts=include,
+                          first_line=first_line)  # fmt: skip
+
+    # The diff (finding the span's line number) runs while the kernel writes the file.
     with ThreadPoolExecutor(1) as pool:
-        diffed = pool.submit(diff_spans, current, [span], path=path, binary=False,
-                             include_texts=include)  # fmt: skip
+        diffed = pool.submit(diffed_span)
         if not ws.dry_run:
             try:
                 ws.commit(
@@ -122,6 +127,8 @@ def _undo_span(
                 raise _damaged(ws, path, change.before_blob or "", exc) from exc
         payload = diffed.result()
     new_id = None if ws.dry_run else change.before_blob
+    if new_id is not None:
+        ws.line_counts.carry(version.digest, new_id, start)
     payload = with_refs(ws, payload, version.digest, new_id)
     return change_result(summary("Undid the last change to", payload), payload, None)
 
