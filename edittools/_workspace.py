@@ -33,6 +33,7 @@ from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
 from sandbox import (
     ABSENT,
     Baseline,
+    Digester,
     FileWrite,
     Sandbox,
     SandboxError,
@@ -113,6 +114,8 @@ class Planned:
     span: Span | None = None
     after_digest: str | None = None
     """What `after` must hash to, when it was rebuilt to match a kept content."""
+    prefix: tuple[int, Digester] | None = None
+    """The digest state of `after`'s first bytes, hashed with `before` (see `FileWrite.prefix`)."""
 
 
 class Workspace:
@@ -273,6 +276,7 @@ class Workspace:
                 p.after,
                 p.before_version if p.before_version is not None else ABSENT,
                 p.after_digest,
+                p.prefix,
             )
             for p in planned
         ]

@@ -39,10 +39,17 @@ class Digester:
         """The digest of everything added so far."""
         return self._hash.hexdigest()
 
+    def copy(self) -> Digester:
+        """An independent digester in the same state (for two contents sharing a start)."""
+        twin = Digester()
+        twin._hash = self._hash.copy()
+        return twin
+
 
 THREAD_BYTES = 1 << 20
 """Contents at least this large are hashed on a worker thread; below it a thread costs more than
 the hash it would hide."""
+_STEP = 1 << 20  # bytes hashed between two looks at a fork request
 
 
 class PendingDigest:
@@ -50,23 +57,75 @@ class PendingDigest:
 
     The hash releases the interpreter lock, so a large content is hashed on another core while the
     caller's thread searches or writes the same bytes; `result` waits for it. A content under
-    `THREAD_BYTES` is hashed at once. The pieces are hashed in order, as one content; they must
-    not change until `result` returns.
+    `THREAD_BYTES` is hashed at once. The pieces are hashed in order, as one content, after what
+    `start` (a digester the caller fed the content's first bytes) already holds; they must not
+    change until `result` returns.
+
+    `fork(offset)` asks for the digester's state after the content's first `offset` bytes, for a
+    second content that shares them (an edit's new content shares the old one's bytes up to the
+    change): granted when the hash has not passed `offset` yet, and then `forked` gives it.
+    `fork_at` asks for it before the hash starts (always granted, for an offset within the
+    content).
     """
 
-    def __init__(self, pieces: Sequence[bytes | memoryview]) -> None:
+    def __init__(
+        self,
+        pieces: Sequence[bytes | memoryview],
+        *,
+        start: Digester | None = None,
+        fork_at: int | None = None,
+    ) -> None:
+        self._pieces = pieces
+        self._digester = Digester() if start is None else start
         self._digest: str | None = None
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._claimed = 0  # the hash took the bytes up to here (it may not have finished them)
+        self._fork_at = fork_at
+        self._forked: Digester | None = None
         if sum(len(piece) for piece in pieces) < THREAD_BYTES:
-            self._digest = _digest_pieces(pieces)
+            self._run()
         else:
-            self._thread = threading.Thread(target=self._run, args=(pieces,), daemon=True)
+            self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()
 
-    def _run(self, pieces: Sequence[bytes | memoryview]) -> None:
+    def fork(self, offset: int) -> bool:
+        """Ask for the state after the first `offset` bytes; False: the hash is already past."""
+        with self._lock:
+            if self._fork_at is not None or offset < self._claimed:
+                return False
+            self._fork_at = offset
+            return True
+
+    def forked(self) -> tuple[int, Digester] | None:
+        """The offset and state asked for by `fork` (waits for the hash); None when not granted."""
+        self.result()
+        if self._forked is None or self._fork_at is None:
+            return None
+        return self._fork_at, self._forked.copy()
+
+    def _run(self) -> None:
         try:
-            self._digest = _digest_pieces(pieces)
+            at = 0
+            for piece in self._pieces:
+                view = memoryview(piece).cast("B")
+                for lo in range(0, len(view), _STEP):
+                    hi = min(lo + _STEP, len(view))
+                    with self._lock:
+                        self._claimed = at + hi
+                        fork = self._fork_at
+                    if fork is not None and at + lo <= fork < at + hi:
+                        self._digester.update(view[lo : fork - at])
+                        self._forked = self._digester.copy()
+                        lo = fork - at
+                    self._digester.update(view[lo:hi])
+                at += len(view)
+            with self._lock:
+                self._claimed = at + 1  # no fork is granted any more
+                if self._fork_at == at:
+                    self._forked = self._digester.copy()
+            self._digest = self._digester.hexdigest()
         except BaseException as exc:  # handed to the thread that waits in `result`
             self._error = exc
 
@@ -79,12 +138,3 @@ class PendingDigest:
             raise self._error
         assert self._digest is not None
         return self._digest
-
-
-def _digest_pieces(pieces: Sequence[bytes | memoryview]) -> str:
-    if len(pieces) == 1:
-        return digest_of(pieces[0])
-    digester = Digester()
-    for piece in pieces:
-        digester.update(piece)
-    return digester.hexdigest()

@@ -138,11 +138,11 @@ def read_open(
 
 
 def read_open_deferred(
-    fd: int, st: os.stat_result, display: str, max_bytes: int
+    fd: int, st: os.stat_result, display: str, max_bytes: int, *, fork_at: int | None = None
 ) -> tuple[bytes, PendingVersion]:
     """`read_open` whose digest is computed on a worker thread (see `PendingVersion`)."""
     data, after = _read_all(fd, st, display, max_bytes)
-    return data, PendingVersion(PendingDigest([data]), len(data), after)
+    return data, PendingVersion(PendingDigest([data], fork_at=fork_at), len(data), after)
 
 
 class PendingVersion:
@@ -159,6 +159,17 @@ class PendingVersion:
         self._st = st
         self._seen_ns = time.time_ns()
         self._version: Version | None = None
+
+    def fork(self, offset: int) -> bool:
+        """Ask for the digest state after the first `offset` bytes (see `PendingDigest.fork`)."""
+        return self._digest.fork(offset)
+
+    def forked(self) -> tuple[int, Digester] | None:
+        """The offset and digest state asked for by `fork`, when granted (waits for the digest).
+
+        Pass it as `FileWrite.prefix` of a new content that starts with the same bytes.
+        """
+        return self._digest.forked()
 
     def result(self) -> Version:
         """The version (waits for the digest)."""

@@ -75,6 +75,10 @@ class FileWrite:
     data: bytes | Sequence[bytes | memoryview] | Splice | None
     expect: Version | AbsentType
     digest: str | None = None
+    prefix: tuple[int, Digester] | None = None
+    """The digest state of the new content's first bytes — `(count, state)` — when the caller
+    has it (hashed with the old content they share, see `PendingVersion.fork`): only the rest is
+    hashed while it is written. The caller vouches that the state is that of those bytes."""
 
 
 @dataclass
@@ -168,7 +172,7 @@ class Committer:
             if write.data is not None:
                 item.tmp = temp_name()
                 stack.enter_context(self._state.pending(entry.rel.rpartition("/")[0], item.tmp))
-                item.version = _write_temp(entry, item.tmp, write.data, rel)
+                item.version = _write_temp(entry, item.tmp, write.data, rel, write.prefix)
                 item.new_sha = item.version.digest
                 if write.digest is not None and write.digest != item.new_sha:
                     raise SandboxError(
@@ -530,12 +534,17 @@ def _take_mode(fd: int, like: os.stat_result) -> None:
 
 
 def _write_temp(
-    entry: Resolved, tmp: str, data: bytes | Sequence[bytes | memoryview] | Splice, rel: str
+    entry: Resolved,
+    tmp: str,
+    data: bytes | Sequence[bytes | memoryview] | Splice,
+    rel: str,
+    prefix: tuple[int, Digester] | None = None,
 ) -> Version:
     """Write `data` to the temp file `tmp` beside the target, with the target's mode; sync it.
 
     The content is hashed once, on another thread while the kernel writes it back (the hash
-    releases the interpreter lock), so the digest costs no time of its own on a large file.
+    releases the interpreter lock), so the digest costs no time of its own on a large file; with
+    `prefix` (see `FileWrite.prefix`) only the bytes after the prefix are hashed.
     """
     assert entry.name is not None
     like = None
@@ -561,7 +570,10 @@ def _write_temp(
     try:
         if like is not None:
             _take_mode(fd, like)
-        pending = PendingDigest(pieces)
+        if prefix is None:
+            pending = PendingDigest(pieces)
+        else:
+            pending = PendingDigest(_after(pieces, prefix[0]), start=prefix[1].copy())
         _writev_all(fd, pieces)
         os.fsync(fd)
         st = os.fstat(fd)
@@ -580,6 +592,20 @@ def _write_temp(
 
 
 _IOV_MAX = 1024
+
+
+def _after(pieces: list[memoryview], count: int) -> list[memoryview]:
+    """The pieces without their first `count` bytes."""
+    rest = []
+    for piece in pieces:
+        if count >= len(piece):
+            count -= len(piece)
+        else:
+            rest.append(piece[count:])
+            count = 0
+    if count:
+        raise ValueError("the hashed prefix is longer than the content")
+    return rest
 
 
 def _writev_all(fd: int, pieces: list[memoryview]) -> None:

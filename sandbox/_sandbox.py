@@ -172,17 +172,19 @@ class Sandbox:
         return data, version
 
     def read_bytes_deferred(
-        self, path: PathArg, *, max_bytes: int | None = None
+        self, path: PathArg, *, max_bytes: int | None = None, fork_at: int | None = None
     ) -> tuple[bytes, PendingVersion]:
         """`read_bytes` whose version is computed while the caller works on the bytes.
 
         The digest of a large file is computed on a worker thread (the hash releases the
         interpreter lock): search the bytes meanwhile, then call `result()` on the second item
-        for the version, before anything compares it.
+        for the version, before anything compares it. `fork_at` (or a `fork` call on the second
+        item) keeps the digest state after that many bytes, for a new content that starts with
+        them (`FileWrite.prefix`).
         """
         cap = self.max_read_bytes if max_bytes is None else max_bytes
         fd, st, rel = open_file(self._gate, path)
-        return read_open_deferred(fd, st, rel, cap)
+        return read_open_deferred(fd, st, rel, cap, fork_at=fork_at)
 
     def open_reader(self, path: PathArg) -> FileReader:
         """Open a regular file for a streamed, forward-only read of any size.

@@ -11,15 +11,26 @@ what is wrong or applies a tolerance.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sandbox import bom_candidates, looks_binary
 
 ByteSpan = tuple[int, int, bytes]
 
 
 def exact_byte_spans(
-    data: bytes, old_string: str, new_string: str, *, replace_all: bool
+    data: bytes,
+    old_string: str,
+    new_string: str,
+    *,
+    replace_all: bool,
+    found: Callable[[int], object] | None = None,
 ) -> list[ByteSpan] | None:
-    """The byte spans an exact edit replaces and their new bytes; None: use the text path."""
+    """The byte spans an exact edit replaces and their new bytes; None: use the text path.
+
+    `found` is called with the offset of the first match as soon as it is known (before the rest
+    of the file is searched and checked), e.g. to fork the hash of the content there.
+    """
     if not old_string or old_string == new_string or "\r" in old_string + new_string:
         return None
     try:
@@ -27,16 +38,18 @@ def exact_byte_spans(
         replacement = new_string.encode("utf-8")
     except UnicodeError:
         return None
-    if not plain_utf8(data):
-        return None
     starts = []
     at = data.find(needle)
+    if at >= 0 and found is not None:
+        found(at)
     while at >= 0:
         starts.append(at)
         if len(starts) > 1 and not replace_all:
             return None  # ambiguous: the text path lists every match
         at = data.find(needle, at + len(needle))
-    return [(s, s + len(needle), replacement) for s in starts] or None
+    if not starts or not plain_utf8(data):
+        return None
+    return [(s, s + len(needle), replacement) for s in starts]
 
 
 def plain_utf8(data: bytes) -> bool:

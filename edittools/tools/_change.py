@@ -9,7 +9,7 @@ from edittools._workspace import Planned, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.syntax import SyntaxCheck, check_change, unchecked
-from sandbox import SandboxError, Splice, Version, decode
+from sandbox import Digester, SandboxError, Splice, Version, decode
 
 
 def commit(
@@ -20,6 +20,7 @@ def commit(
     after: bytes | Sequence[bytes | memoryview] | Splice | None,
     *,
     span: Span | None = None,
+    prefix: tuple[int, Digester] | None = None,
 ) -> Version | None:
     """Write `after` over `path` (or delete it when None) if it still holds `before`.
 
@@ -28,11 +29,12 @@ def commit(
     and the new content becomes what the session has seen, in the same transaction as the write.
     Returns the new version (None for a delete, or in a dry run, where nothing is written but a
     write the sandbox's rules refuse, `.git` or deny patterns, is refused all the same).
+    `prefix` is the digest state of the new content's first bytes, when known (`Planned.prefix`).
     """
     if ws.dry_run:
         ws.sandbox.check_write(path)
         return None
-    return ws.commit([Planned(path, before, before_version, after, span)])[0]
+    return ws.commit([Planned(path, before, before_version, after, span, prefix=prefix)])[0]
 
 
 def wants_texts(ws: Workspace, *sizes: int) -> bool:

@@ -40,10 +40,15 @@ def read_if_exists(ws: Workspace, path: str) -> tuple[bytes, Version] | None:
     return None if found is None else (found[0], found[1].result())
 
 
-def read_if_exists_deferred(ws: Workspace, path: str) -> tuple[bytes, PendingVersion] | None:
-    """`read_if_exists` whose version is hashed while the caller works on the bytes."""
+def read_if_exists_deferred(
+    ws: Workspace, path: str, *, fork_at: int | None = None
+) -> tuple[bytes, PendingVersion] | None:
+    """`read_if_exists` whose version is hashed while the caller works on the bytes (and whose
+    hash is forked at `fork_at`, see `Sandbox.read_bytes_deferred`)."""
     try:
-        return ws.sandbox.read_bytes_deferred(path, max_bytes=ws.options.max_file_bytes)
+        return ws.sandbox.read_bytes_deferred(
+            path, max_bytes=ws.options.max_file_bytes, fork_at=fork_at
+        )
     except SandboxError as exc:
         if exc.code == "not_found":
             return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
@@ -58,19 +58,19 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             if exc.code != "too_large":
                 raise
             return streamed_edit(ws, path, params)
-        # A large file's exact match is searched on its bytes while another core hashes them.
-        byte_spans = _byte_spans(ws, before, params)
+        # A large file's exact match is searched on its bytes while another core hashes them,
+        # and the hash is forked at the first match: the new content shares the bytes before it.
+        byte_spans = _byte_spans(ws, before, params, found=pending.fork)
         version = pending.result()
         if byte_spans is not None:
             ensure_fresh(ws, path, before, version)
-            # The diff (counting lines up to the change) runs while the kernel writes the file.
-            with ThreadPoolExecutor(1) as pool:
-                diffed = pool.submit(_bytes_diff, ws, path, before, version.digest, byte_spans)
-                pieces = splice_views(before, byte_spans)
-                new_version = commit(
-                    ws, path, before, version, pieces, span=_one_span(before, byte_spans, pieces)
-                )
-                payload, shown = diffed.result()
+            payload, shown = _bytes_diff(ws, path, before, version.digest, byte_spans)
+            pieces = splice_views(before, byte_spans)
+            span = _one_span(before, byte_spans, pieces)
+            prefix = pending.forked()
+            if prefix is not None and prefix[0] != byte_spans[0][0]:
+                prefix = None  # forked elsewhere: the new content is hashed whole
+            new_version = commit(ws, path, before, version, pieces, span=span, prefix=prefix)
             if new_version is not None:
                 ws.line_counts.carry(version.digest, new_version.digest, byte_spans[0][0])
         else:
@@ -100,15 +100,18 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
     return change_result(_describe(payload, match, changed.text, spans), payload, check)
 
 
-def _byte_spans(ws: Workspace, before: bytes, params: EditParams) -> list[ByteSpan] | None:
+def _byte_spans(
+    ws: Workspace, before: bytes, params: EditParams, *, found: Callable[[int], object]
+) -> list[ByteSpan] | None:
     """The exact match found on the file's bytes, for a large file; None: take the text path.
 
     Small files take the text path (cheap there, and their syntax is checked on the texts).
+    `found` is told the offset of the first match as soon as it is known.
     """
     if len(before) <= max(_BYTES_PATH_MIN, ws.options.syntax_max_bytes):
         return None
     return exact_byte_spans(
-        before, params.old_string, params.new_string, replace_all=params.replace_all
+        before, params.old_string, params.new_string, replace_all=params.replace_all, found=found
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from edittools._errors import ToolError
-from edittools._workspace import Change, Planned, Span, Workspace
+from edittools._workspace import Change, Planned, Recipe, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._bytematch import plain_utf8
@@ -21,7 +21,7 @@ from edittools.tools._guard import read_if_exists_deferred
 from edittools.tools._params import UndoParams
 from edittools.tools._splice import splice_views
 from edittools.tools._streamed import streamed_undo
-from sandbox import SandboxError, Version
+from sandbox import Digester, SandboxError, Version
 
 
 def undo(ws: Workspace, params: UndoParams) -> ToolResult:
@@ -40,15 +40,21 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 f"This session has made no change to {path} that could be undone.",
                 {"path": path},
             )
+        recipe = ws.recipe(change.after_digest or "")
+        # The hash is forked where the recipe's span starts: the restored content shares the
+        # bytes before it.
         try:
-            existing = read_if_exists_deferred(ws, path)
+            existing = read_if_exists_deferred(
+                ws, path, fork_at=None if recipe is None else recipe.start
+            )
         except SandboxError as exc:
             if exc.code != "too_large":
                 raise
             return streamed_undo(ws, change)
         current = None if existing is None else existing[0]
-        # A large file's span is looked up while another core hashes the file.
-        fast = None if current is None else _by_recipe(ws, change, current)
+        fast = None
+        if existing is not None and recipe is not None:
+            fast = _by_recipe(ws, change, existing[0], recipe)  # while another core hashes
         version = None if existing is None else existing[1].result()
         current_sha = None if version is None else version.digest
         if current_sha != change.after_digest:
@@ -58,8 +64,8 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 "that newer work. Read the file and edit it instead.",
                 {"path": path},
             )
-        if fast is not None and current is not None and version is not None:
-            return _undo_span(ws, change, current, version, fast)
+        if fast is not None and existing is not None and version is not None:
+            return _undo_span(ws, change, existing[0], version, fast, existing[1].forked())
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
         old_text, new_text = text_or_bytes(current), text_or_bytes(restored)
         check = vet(ws, path, old_text, new_text, may_refuse=False)
@@ -75,7 +81,7 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
     return change_result(summary(verb, payload), payload, check)
 
 
-def _by_recipe(ws: Workspace, change: Change, current: bytes) -> Span | None:
+def _by_recipe(ws: Workspace, change: Change, current: bytes, recipe: Recipe) -> Span | None:
     """The span that turns `current` back into the content before `change`, for a large plain
     UTF-8 file whose new content is kept as a recipe on the old one; None: the whole-file path.
 
@@ -84,8 +90,7 @@ def _by_recipe(ws: Workspace, change: Change, current: bytes) -> Span | None:
     """
     if change.before_blob is None or len(current) <= max(_SPAN_MIN, ws.options.syntax_max_bytes):
         return None
-    recipe = ws.recipe(change.after_digest or "")
-    if recipe is None or recipe.base != change.before_blob or not plain_utf8(current):
+    if recipe.base != change.before_blob or not plain_utf8(current):
         return None
     end = recipe.start + len(recipe.middle)
     if current[recipe.start : end] != recipe.middle:
@@ -98,9 +103,17 @@ def _by_recipe(ws: Workspace, change: Change, current: bytes) -> Span | None:
 
 
 def _undo_span(
-    ws: Workspace, change: Change, current: bytes, version: Version, span: Span
+    ws: Workspace,
+    change: Change,
+    current: bytes,
+    version: Version,
+    span: Span,
+    prefix: tuple[int, Digester] | None,
 ) -> ToolResult:
-    """Undo on bytes: write `current` with one span put back, diff that span alone."""
+    """Undo on bytes: write `current` with one span put back, diff that span alone.
+
+    `prefix` is the digest state of `current`'s bytes before the span, when the hash gave it.
+    """
     path = change.path
     start, end, old = span
     size = len(current) - (end - start) + len(old)
@@ -118,7 +131,7 @@ def _undo_span(
             try:
                 ws.commit(
                     [Planned(path, current, version, splice_views(current, [span]), span,
-                             after_digest=change.before_blob)],
+                             after_digest=change.before_blob, prefix=prefix)],
                     undoes=change,
                 )  # fmt: skip
             except SandboxError as exc:

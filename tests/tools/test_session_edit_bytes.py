@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 
 from edittools import Session, ToolResult
+from edittools import _workspace as workspace_module
 from edittools.tools import edit as edit_module
 from edittools.tools import undo as undo_module
+from sandbox import digest_of
+from sandbox._digest import THREAD_BYTES
 
 
 def _lines(n: int, tail: str = "") -> bytes:
@@ -154,3 +157,46 @@ def test_undo_by_span_checks_what_it_rebuilt_against_the_snapshot_id(
         assert result.is_error and result.artifact is not None
         assert result.artifact.payload.code == "state_corrupt"  # type: ignore[union-attr]
         assert (tmp_path / "f.py").read_bytes() == edited != before
+
+
+def test_a_large_file_s_new_content_hashed_from_the_fork_is_recorded_by_its_true_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Over the thread limit: the old content is hashed on a worker, forked at the first match,
+    # and only the new content's bytes after it are hashed while it is written.
+    data = _lines(120_000)
+    assert len(data) > 2 * THREAD_BYTES
+    (tmp_path / "f.py").write_bytes(data)
+    prefixes = []
+    real = workspace_module.FileWrite
+
+    def spy(*args: object, **kwargs: object) -> object:
+        prefixes.append(args[4] if len(args) > 4 else kwargs.get("prefix"))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workspace_module, "FileWrite", spy)
+    with Session(tmp_path, syntax_max_bytes=0) as session:
+        session.read("f.py", limit=1)
+        for old, new in [
+            ("line 60000 = value(60000)", "line 60000 = changed"),
+            ("line 119999 = value(119999)\n", ""),
+            ("line 3 = value(3)", "line 3 = changed"),
+        ]:
+            assert not session.edit("f.py", old, new).is_error
+            on_disk = (tmp_path / "f.py").read_bytes()
+            record = session.workspace.seen("f.py")
+            assert record is not None and record.digest == digest_of(on_disk)
+        for _ in range(3):
+            result = session.undo("f.py")
+            assert not result.is_error, result.value
+            record = session.workspace.seen("f.py")
+            assert record is not None and record.digest == digest_of(
+                (tmp_path / "f.py").read_bytes()
+            )
+    assert (tmp_path / "f.py").read_bytes() == data
+    # An undo knows where its span starts before it reads, so it always forks there; an edit
+    # forks where it finds its match, unless the hash got past that point first.
+    starts = [1_537_780, 3_137_747, 54]
+    taken = [None if p is None else p[0] for p in prefixes]  # type: ignore[index]
+    assert taken[3:] == starts[::-1]
+    assert all(t in (None, s) for t, s in zip(taken[:3], starts, strict=True)), taken

@@ -1,0 +1,97 @@
+"""Digests computed on a worker thread, forked for contents sharing a start, and reused."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sandbox import ABSENT, Digester, FileWrite, Sandbox, digest_of
+from sandbox._digest import THREAD_BYTES, PendingDigest
+
+BIG = bytes(range(256)) * (3 * THREAD_BYTES // 256 + 77)  # over the thread limit, odd length
+
+
+def _continued(state: Digester, rest: bytes) -> str:
+    state.update(rest)
+    return state.hexdigest()
+
+
+@pytest.mark.parametrize("size", [0, 5, THREAD_BYTES - 1, len(BIG)])
+def test_pending_digest_is_the_digest(size: int) -> None:
+    data = BIG[:size]
+    assert PendingDigest([data]).result() == digest_of(data)
+    pieces = [memoryview(data)[: size // 3], b"", memoryview(data)[size // 3 :]]
+    assert PendingDigest(pieces).result() == digest_of(data)
+
+
+@pytest.mark.parametrize(
+    "offset", [0, 1, THREAD_BYTES - 1, THREAD_BYTES, THREAD_BYTES + 1, len(BIG) - 1, len(BIG)]
+)
+def test_a_fork_is_the_state_after_that_many_bytes(offset: int) -> None:
+    pieces = [memoryview(BIG)[:THREAD_BYTES], memoryview(BIG)[THREAD_BYTES:]]
+    pending = PendingDigest(pieces, fork_at=offset)
+    assert pending.result() == digest_of(BIG)
+    forked = pending.forked()
+    assert forked is not None and forked[0] == offset
+    other = b"another tail"
+    assert _continued(forked[1], other) == digest_of(BIG[:offset] + other)
+
+
+def test_a_hash_continued_from_a_state_hashes_what_follows() -> None:
+    start = Digester()
+    start.update(b"head ")
+    assert PendingDigest([BIG], start=start).result() == digest_of(b"head " + BIG)
+
+
+def test_a_fork_behind_the_hash_is_refused() -> None:
+    pending = PendingDigest([BIG])
+    pending.result()
+    assert not pending.fork(10)
+    assert pending.forked() is None
+    small = PendingDigest([b"abc"])  # hashed at once: nothing to fork any more
+    assert not small.fork(1)
+
+
+def test_a_write_with_a_hashed_prefix_records_the_digest_of_what_it_wrote(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "f").write_bytes(BIG)
+    with Sandbox(root, state_dir=tmp_path / "state") as sb:
+        cut = len(BIG) // 2
+        data, pending = sb.read_bytes_deferred("f", fork_at=cut)
+        version = pending.result()
+        assert version == sb.read_bytes("f")[1]
+        prefix = pending.forked()
+        assert prefix is not None and prefix[0] == cut
+        pieces = [memoryview(data)[:cut], b"inserted", memoryview(data)[cut:]]
+        written = sb.commit_files([FileWrite("f", pieces, version, prefix=prefix)])[0]
+        new = (root / "f").read_bytes()
+        assert new == BIG[:cut] + b"inserted" + BIG[cut:]
+        assert written is not None and written.digest == digest_of(new)
+        assert sb.version("f") == written
+
+
+def test_a_deferred_read_gives_the_version_a_plain_read_gives(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    for name, data in (("small", b"x = 1\n"), ("big", BIG)):
+        (root / name).write_bytes(data)
+    with Sandbox(root, state_dir=tmp_path / "state") as sb:
+        for name in ("small", "big"):
+            data, pending = sb.read_bytes_deferred(name)
+            plain, version = sb.read_bytes(name)
+            got = pending.result()
+            assert data == plain
+            assert (got.digest, got.size, got.inode, got.mtime_ns, got.ctime_ns) == (
+                version.digest,
+                version.size,
+                version.inode,
+                version.mtime_ns,
+                version.ctime_ns,
+            )
+            assert 0 < got.seen_ns <= version.seen_ns
+        created = sb.commit_files([FileWrite("new", [b"a", b"b"], ABSENT)])[0]
+        assert created is not None and created.digest == digest_of(b"ab")
+        assert os.path.getsize(root / "new") == 2
