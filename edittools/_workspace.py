@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from edittools._checkpoints import Checkpoints
+from edittools._contents import KnownContents
 from edittools._errors import ToolError
 from edittools._journal import JOURNAL_SCHEMA, append_event, read_events
-from edittools._linecounts import LineCounts
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
 from sandbox import (
@@ -140,8 +140,8 @@ class Workspace:
         """The root's checkpoints (see `edittools._checkpoints`)."""
         self.session_checkpoint: int | None = None
         """The checkpoint taken when the session started, the default `since` of a review."""
-        self.line_counts = LineCounts()
-        """Newline counts of the large contents seen lately (line numbers without a count)."""
+        self.contents = KnownContents()
+        """What the session knows of the large contents it handled lately (see `_contents`)."""
 
     @property
     def state_path(self) -> Path:

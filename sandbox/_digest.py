@@ -90,6 +90,17 @@ class PendingDigest:
             self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()
 
+    @classmethod
+    def known(cls, digest: str) -> PendingDigest:
+        """A digest the caller proved without hashing (no fork is granted)."""
+        done = cls([b""])
+        done._digest = digest
+        return done
+
+    def ready(self) -> bool:
+        """Whether `result` returns at once (the digest is known, or the hash failed)."""
+        return self._digest is not None or self._error is not None
+
     def fork(self, offset: int) -> bool:
         """Ask for the state after the first `offset` bytes; False: the hash is already past."""
         with self._lock:

@@ -18,6 +18,7 @@ import os
 import secrets
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -138,11 +139,22 @@ def read_open(
 
 
 def read_open_deferred(
-    fd: int, st: os.stat_result, display: str, max_bytes: int, *, fork_at: int | None = None
+    fd: int,
+    st: os.stat_result,
+    display: str,
+    max_bytes: int,
+    *,
+    fork_at: int | None = None,
+    known: Callable[[bytes], str | None] | None = None,
 ) -> tuple[bytes, PendingVersion]:
-    """`read_open` whose digest is computed on a worker thread (see `PendingVersion`)."""
+    """`read_open` whose digest is computed on a worker thread (see `PendingVersion`), unless
+    `known` gives it from the bytes (see `Sandbox.read_bytes_deferred`)."""
     data, after = _read_all(fd, st, display, max_bytes)
-    return data, PendingVersion(PendingDigest([data], fork_at=fork_at), len(data), after)
+    proven = None if known is None else known(data)
+    digest = (
+        PendingDigest([data], fork_at=fork_at) if proven is None else PendingDigest.known(proven)
+    )
+    return data, PendingVersion(digest, len(data), after)
 
 
 class PendingVersion:
@@ -170,6 +182,10 @@ class PendingVersion:
         Pass it as `FileWrite.prefix` of a new content that starts with the same bytes.
         """
         return self._digest.forked()
+
+    def ready(self) -> Version | None:
+        """The version when its digest is known already (no waiting); else None."""
+        return self.result() if self._digest.ready() else None
 
     def result(self) -> Version:
         """The version (waits for the digest)."""

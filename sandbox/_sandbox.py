@@ -19,7 +19,7 @@ import contextlib
 import os
 import pathlib
 import stat
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 
 from ._errors import SandboxError, from_oserror
@@ -172,7 +172,12 @@ class Sandbox:
         return data, version
 
     def read_bytes_deferred(
-        self, path: PathArg, *, max_bytes: int | None = None, fork_at: int | None = None
+        self,
+        path: PathArg,
+        *,
+        max_bytes: int | None = None,
+        fork_at: int | None = None,
+        known: Callable[[bytes], str | None] | None = None,
     ) -> tuple[bytes, PendingVersion]:
         """`read_bytes` whose version is computed while the caller works on the bytes.
 
@@ -180,11 +185,13 @@ class Sandbox:
         interpreter lock): search the bytes meanwhile, then call `result()` on the second item
         for the version, before anything compares it. `fork_at` (or a `fork` call on the second
         item) keeps the digest state after that many bytes, for a new content that starts with
-        them (`FileWrite.prefix`).
+        them (`FileWrite.prefix`). `known`, given the bytes read, may return their digest when the
+        caller can prove it without hashing (e.g. they equal, byte for byte, a content whose
+        digest it knows); nothing is hashed then. The caller vouches for that digest.
         """
         cap = self.max_read_bytes if max_bytes is None else max_bytes
         fd, st, rel = open_file(self._gate, path)
-        return read_open_deferred(fd, st, rel, cap, fork_at=fork_at)
+        return read_open_deferred(fd, st, rel, cap, fork_at=fork_at, known=known)
 
     def open_reader(self, path: PathArg) -> FileReader:
         """Open a regular file for a streamed, forward-only read of any size.

@@ -37,7 +37,7 @@ LAYER_OF_PREFIX = {
     "edittools._checkpoints": "state",
     "edittools._external": "state",
     "edittools._journal": "state",
-    "edittools._linecounts": "state",
+    "edittools._contents": "state",
     "edittools._errors": "state",
     "edittools._options": "state",
     "edittools.tools": "tools",

@@ -11,7 +11,7 @@ what is wrong or applies a tolerance.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from sandbox import bom_candidates, looks_binary
 
@@ -25,11 +25,13 @@ def exact_byte_spans(
     *,
     replace_all: bool,
     found: Callable[[int], object] | None = None,
+    plain: bool = False,
 ) -> list[ByteSpan] | None:
     """The byte spans an exact edit replaces and their new bytes; None: use the text path.
 
     `found` is called with the offset of the first match as soon as it is known (before the rest
-    of the file is searched and checked), e.g. to fork the hash of the content there.
+    of the file is searched and checked), e.g. to fork the hash of the content there. `plain`
+    says `data` is known to be `plain_utf8` already (not checked again).
     """
     if not old_string or old_string == new_string or "\r" in old_string + new_string:
         return None
@@ -47,7 +49,7 @@ def exact_byte_spans(
         if len(starts) > 1 and not replace_all:
             return None  # ambiguous: the text path lists every match
         at = data.find(needle, at + len(needle))
-    if not starts or not plain_utf8(data):
+    if not starts or not (plain or plain_utf8(data)):
         return None
     return [(s, s + len(needle), replacement) for s in starts]
 
@@ -64,6 +66,21 @@ def plain_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def plain_head(pieces: Sequence[bytes | memoryview]) -> bool:
+    """Whether a content spliced from a plain UTF-8 one (replacements encoded from text without
+    CR, at character bounds) is plain too: only its start can differ — a byte-order mark, or a
+    NUL now among the first bytes — so only that is checked."""
+    head = bytearray()
+    for piece in pieces:
+        head += piece[: _HEAD - len(head)]
+        if len(head) >= _HEAD:
+            break
+    return not bom_candidates(bytes(head[:4])) and not looks_binary(bytes(head))
+
+
+_HEAD = 8192  # more than looks_binary's probe
 
 
 def line_start(data: bytes, offset: int, back: int = 0) -> int:

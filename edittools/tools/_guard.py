@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.diff import diff_texts, unified_excerpt
@@ -17,11 +19,19 @@ def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
 
 
 def read_existing_deferred(ws: Workspace, path: str) -> tuple[bytes, PendingVersion]:
-    """`read_existing` whose version is hashed while the caller searches the bytes."""
+    """`read_existing` whose version is hashed while the caller searches the bytes — or not
+    hashed at all when the bytes are what the session last wrote there."""
     try:
-        return ws.sandbox.read_bytes_deferred(path, max_bytes=ws.options.max_file_bytes)
+        return ws.sandbox.read_bytes_deferred(
+            path, max_bytes=ws.options.max_file_bytes, known=_written(ws, path)
+        )
     except SandboxError as exc:
         raise _not_found(path, exc) from exc
+
+
+def _written(ws: Workspace, path: str) -> Callable[[bytes], str | None]:
+    """Gives the digest of bytes equal to what the session last wrote to `path` (else None)."""
+    return lambda data: ws.contents.written_digest(path, data)
 
 
 def _not_found(path: str, exc: SandboxError) -> SandboxError | ToolError:
@@ -44,10 +54,11 @@ def read_if_exists_deferred(
     ws: Workspace, path: str, *, fork_at: int | None = None
 ) -> tuple[bytes, PendingVersion] | None:
     """`read_if_exists` whose version is hashed while the caller works on the bytes (and whose
-    hash is forked at `fork_at`, see `Sandbox.read_bytes_deferred`)."""
+    hash is forked at `fork_at`, see `Sandbox.read_bytes_deferred`), or not hashed at all when
+    the bytes are what the session last wrote there."""
     try:
         return ws.sandbox.read_bytes_deferred(
-            path, max_bytes=ws.options.max_file_bytes, fork_at=fork_at
+            path, max_bytes=ws.options.max_file_bytes, fork_at=fork_at, known=_written(ws, path)
         )
     except SandboxError as exc:
         if exc.code == "not_found":

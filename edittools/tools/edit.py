@@ -9,7 +9,13 @@ from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.diff import diff_spans, diff_texts
-from edittools.tools._bytematch import ByteSpan, exact_byte_spans, line_end, line_start
+from edittools.tools._bytematch import (
+    ByteSpan,
+    exact_byte_spans,
+    line_end,
+    line_start,
+    plain_head,
+)
 from edittools.tools._change import (
     change_result,
     commit,
@@ -27,7 +33,7 @@ from edittools.tools._params import EditParams, MultiEditParams, WriteParams
 from edittools.tools._splice import splice_spans, splice_views
 from edittools.tools._streamed import streamed_edit
 from edittools.tools.write import write
-from sandbox import SandboxError, TextDocument, decode
+from sandbox import SandboxError, TextDocument, Version, decode
 
 Span = tuple[int, int, str]
 
@@ -60,7 +66,10 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             return streamed_edit(ws, path, params)
         # A large file's exact match is searched on its bytes while another core hashes them,
         # and the hash is forked at the first match: the new content shares the bytes before it.
-        byte_spans = _byte_spans(ws, before, params, found=pending.fork)
+        # Bytes that are what this session last wrote are not hashed at all (see _contents).
+        proven = pending.ready()
+        plain = proven is not None and ws.contents.is_plain(proven.digest)
+        byte_spans = _byte_spans(ws, before, params, found=pending.fork, plain=plain)
         version = pending.result()
         if byte_spans is not None:
             ensure_fresh(ws, path, before, version)
@@ -72,7 +81,7 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
                 prefix = None  # forked elsewhere: the new content is hashed whole
             new_version = commit(ws, path, before, version, pieces, span=span, prefix=prefix)
             if new_version is not None:
-                ws.line_counts.carry(version.digest, new_version.digest, byte_spans[0][0])
+                _note_bytes_edit(ws, path, before, version, byte_spans, pieces, new_version)
         else:
             document = decode(before)  # binary or undecodable first: a read would not help
             ensure_fresh(ws, path, before, version)
@@ -101,18 +110,46 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
 
 
 def _byte_spans(
-    ws: Workspace, before: bytes, params: EditParams, *, found: Callable[[int], object]
+    ws: Workspace,
+    before: bytes,
+    params: EditParams,
+    *,
+    found: Callable[[int], object],
+    plain: bool,
 ) -> list[ByteSpan] | None:
     """The exact match found on the file's bytes, for a large file; None: take the text path.
 
     Small files take the text path (cheap there, and their syntax is checked on the texts).
-    `found` is told the offset of the first match as soon as it is known.
+    `found` is told the offset of the first match as soon as it is known; `plain`: the bytes
+    are known to be plain UTF-8.
     """
     if len(before) <= max(_BYTES_PATH_MIN, ws.options.syntax_max_bytes):
         return None
     return exact_byte_spans(
-        before, params.old_string, params.new_string, replace_all=params.replace_all, found=found
+        before,
+        params.old_string,
+        params.new_string,
+        replace_all=params.replace_all,
+        found=found,
+        plain=plain,
     )
+
+
+def _note_bytes_edit(
+    ws: Workspace,
+    path: str,
+    before: bytes,
+    version: Version,
+    spans: list[ByteSpan],
+    pieces: list[bytes | memoryview],
+    new_version: Version,
+) -> None:
+    """Keep what the next change of the file can reuse: line counts, plainness, the content."""
+    ws.contents.carry(version.digest, new_version.digest, spans[0][0])
+    ws.contents.note_plain(version.digest)  # exact_byte_spans checked it (or knew it)
+    if plain_head(pieces):
+        ws.contents.note_plain(new_version.digest)
+    ws.contents.note_written(path, new_version.digest, before, spans)
 
 
 def _one_span(before: bytes, spans: list[ByteSpan], pieces: list[bytes | memoryview]) -> ByteSpan:
@@ -137,7 +174,7 @@ def _bytes_diff(
     """The diff of an edit applied on bytes (whose content id is `before_id`) and the changed
     lines numbered, as the text path gives them."""
     start, end, inserted = spans[0]
-    first_line = ws.line_counts.line_of(before_id, before, start)
+    first_line = ws.contents.line_of(before_id, before, start)
     size = len(before) + sum(len(r) - (e - s) for s, e, r in spans)
     include = wants_texts(ws, len(before), size)
     payload = diff_spans(before, spans, path=path, include_texts=include, first_line=first_line,

@@ -54,7 +54,11 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
         current = None if existing is None else existing[0]
         fast = None
         if existing is not None and recipe is not None:
-            fast = _by_recipe(ws, change, existing[0], recipe)  # while another core hashes
+            # While another core hashes the file (unless it is what this session wrote last).
+            # Plainness is taken from the content the change wrote: the file is used below only
+            # once its digest proved to be that content's.
+            plain = ws.contents.is_plain(change.after_digest or "")
+            fast = _by_recipe(ws, change, existing[0], recipe, plain=plain)
         version = None if existing is None else existing[1].result()
         current_sha = None if version is None else version.digest
         if current_sha != change.after_digest:
@@ -81,7 +85,9 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
     return change_result(summary(verb, payload), payload, check)
 
 
-def _by_recipe(ws: Workspace, change: Change, current: bytes, recipe: Recipe) -> Span | None:
+def _by_recipe(
+    ws: Workspace, change: Change, current: bytes, recipe: Recipe, *, plain: bool
+) -> Span | None:
     """The span that turns `current` back into the content before `change`, for a large plain
     UTF-8 file whose new content is kept as a recipe on the old one; None: the whole-file path.
 
@@ -90,7 +96,7 @@ def _by_recipe(ws: Workspace, change: Change, current: bytes, recipe: Recipe) ->
     """
     if change.before_blob is None or len(current) <= max(_SPAN_MIN, ws.options.syntax_max_bytes):
         return None
-    if recipe.base != change.before_blob or not plain_utf8(current):
+    if recipe.base != change.before_blob or not (plain or plain_utf8(current)):
         return None
     end = recipe.start + len(recipe.middle)
     if current[recipe.start : end] != recipe.middle:
@@ -120,7 +126,7 @@ def _undo_span(
     include = wants_texts(ws, len(current), size)
 
     def diffed_span() -> DiffPayload:
-        first_line = ws.line_counts.line_of(version.digest, current, start)
+        first_line = ws.contents.line_of(version.digest, current, start)
         return diff_spans(current, [span], path=path, binary=False, include_texts=include,
                           first_line=first_line)  # fmt: skip
 
@@ -141,7 +147,8 @@ def _undo_span(
         payload = diffed.result()
     new_id = None if ws.dry_run else change.before_blob
     if new_id is not None:
-        ws.line_counts.carry(version.digest, new_id, start)
+        ws.contents.carry(version.digest, new_id, start)
+        ws.contents.note_written(path, new_id, current, [span])
     payload = with_refs(ws, payload, version.digest, new_id)
     return change_result(summary("Undid the last change to", payload), payload, None)
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
 
 from edittools import Session, ToolResult
 from edittools import _workspace as workspace_module
+from edittools._contents import KnownContents
 from edittools.tools import edit as edit_module
 from edittools.tools import undo as undo_module
+from sandbox import _files as files_module
 from sandbox import digest_of
 from sandbox._digest import THREAD_BYTES
 
@@ -116,8 +120,8 @@ def test_undo_of_a_recipe_puts_one_span_back_like_the_whole_file_path(
     taken = []
     real = undo_module._by_recipe
 
-    def spy(*args: object) -> object:
-        span = real(*args)  # type: ignore[arg-type]
+    def spy(*args: object, **kwargs: bool) -> object:
+        span = real(*args, **kwargs)  # type: ignore[arg-type]
         taken.append(span is not None)
         return span
 
@@ -175,6 +179,8 @@ def test_a_large_file_s_new_content_hashed_from_the_fork_is_recorded_by_its_true
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(workspace_module, "FileWrite", spy)
+    # Every read is hashed: none is taken as what the session wrote (tested apart below).
+    monkeypatch.setattr(KnownContents, "written_digest", lambda *_: None)
     with Session(tmp_path, syntax_max_bytes=0) as session:
         session.read("f.py", limit=1)
         for old, new in [
@@ -200,3 +206,67 @@ def test_a_large_file_s_new_content_hashed_from_the_fork_is_recorded_by_its_true
     taken = [None if p is None else p[0] for p in prefixes]  # type: ignore[index]
     assert taken[3:] == starts[::-1]
     assert all(t in (None, s) for t, s in zip(taken[:3], starts, strict=True)), taken
+
+
+def _count_hashed_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the contents read and hashed (not proved equal to what was written)."""
+    hashed: list[int] = []
+    real = files_module.PendingDigest
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def __init__(self, pieces: list[bytes], **kwargs: object) -> None:
+            if sum(map(len, pieces)):  # not the empty stand-in of a digest proved otherwise
+                hashed.append(sum(map(len, pieces)))
+            super().__init__(pieces, **kwargs)
+
+    monkeypatch.setattr(files_module, "PendingDigest", Counting)
+    return hashed
+
+
+def test_a_file_read_back_as_the_session_wrote_it_is_not_hashed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _lines(120_000)
+    (tmp_path / "f.py").write_bytes(data)
+    hashed = _count_hashed_reads(monkeypatch)
+    with Session(tmp_path, syntax_max_bytes=0) as session:
+        session.read("f.py", limit=1)
+        hashed.clear()
+        assert not session.edit("f.py", "line 5000 = value(5000)", "five thousand").is_error
+        assert hashed == [len(data)]  # the first read of the file is hashed
+        for old, new in [("line 7 = value(7)", "seven"), ("line 90000 = value(90000)\n", "")]:
+            assert not session.edit("f.py", old, new).is_error
+        assert not session.undo("f.py").is_error
+        assert hashed == [len(data)]  # then each read is proved to be the last write
+        record = session.workspace.seen("f.py")
+        assert record is not None
+        assert record.digest == digest_of((tmp_path / "f.py").read_bytes())
+
+
+def test_a_file_changed_after_the_session_wrote_it_is_hashed_and_refused(
+    tmp_path: Path,
+) -> None:
+    # Same size, same inode, same mtime: only the bytes tell, and they are compared.
+    data = _lines(120_000)
+    (tmp_path / "f.py").write_bytes(data)
+    with Session(tmp_path, syntax_max_bytes=0) as session:
+        session.read("f.py", limit=1)
+        assert not session.edit("f.py", "line 5000 = value(5000)", "line 5000 = changed").is_error
+        path = tmp_path / "f.py"
+        st = path.stat()
+        with path.open("r+b") as fh:  # another writer, in place
+            fh.seek(len(data) // 2)
+            fh.write(b"X")
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        changed = path.read_bytes()
+        # Past the racy window of that change, so its stat alone would pass the compare-and-swap:
+        # only the comparison of the bytes can catch it.
+        ctime = path.stat().st_ctime_ns
+        while time.time_ns() < ctime + 100_000_000:
+            time.sleep(0.01)
+        result = session.edit("f.py", "line 7 = value(7)", "seven")
+        assert result.is_error and result.artifact is not None
+        assert result.artifact.payload.code == "stale_read"  # type: ignore[union-attr]
+        assert path.read_bytes() == changed
+        undone = session.undo("f.py")
+        assert undone.is_error and path.read_bytes() == changed

@@ -1,4 +1,4 @@
-"""Line numbers of changes in large files come from kept newline counts, and stay right."""
+"""What a session knows of recent large contents: line numbers from kept counts, plainness, the last write."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from edittools import Session, ToolResult, _linecounts
-from edittools._linecounts import LineCounts
+from edittools import Session, ToolResult, _contents
+from edittools._contents import KnownContents
 from edittools.tools import edit as edit_module
 from edittools.tools import undo as undo_module
 from sandbox import digest_of
@@ -19,10 +19,10 @@ def _oracle(data: bytes, offset: int) -> int:
 
 
 def test_line_of_counts_through_checkpoints(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_linecounts, "STEP", 16)
+    monkeypatch.setattr(_contents, "STEP", 16)
     rng = random.Random(3)
     data = bytes(rng.choice(b"ab\n") for _ in range(1000))
-    counts = LineCounts()
+    counts = KnownContents()
     offsets = [rng.randrange(len(data) + 1) for _ in range(200)] + [0, len(data), 16, 17, 15]
     for offset in offsets:
         assert counts.line_of(digest_of(data), data, offset) == _oracle(data, offset), offset
@@ -31,9 +31,9 @@ def test_line_of_counts_through_checkpoints(monkeypatch: pytest.MonkeyPatch) -> 
 def test_carry_keeps_only_the_checkpoints_of_the_unchanged_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(_linecounts, "STEP", 16)
+    monkeypatch.setattr(_contents, "STEP", 16)
     old = b"x\n" * 400
-    counts = LineCounts()
+    counts = KnownContents()
     assert counts.line_of(digest_of(old), old, len(old)) == 401  # every checkpoint counted
     new = old[:100] + b"\n\n\n\n" + old[100:]  # four more lines from offset 100 on
     counts.carry(digest_of(old), digest_of(new), 100)
@@ -83,7 +83,7 @@ def test_edits_and_undos_of_a_large_file_number_their_lines_like_the_text_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Checkpoints every 64 bytes: every step crosses several, before and after earlier changes.
-    monkeypatch.setattr(_linecounts, "STEP", 64)
+    monkeypatch.setattr(_contents, "STEP", 64)
     fast = _session_run(tmp_path / "fast", bytes_path=True, monkeypatch=monkeypatch)
     slow = _session_run(tmp_path / "slow", bytes_path=False, monkeypatch=monkeypatch)
     assert (tmp_path / "fast" / "f.txt").read_bytes() == (tmp_path / "slow" / "f.txt").read_bytes()
