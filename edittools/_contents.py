@@ -7,6 +7,9 @@ Three facts spare passes over a large file that a one-line change would otherwis
   20 ms near the end of a 45 MB file). A change that leaves the first `start` bytes as they were
   hands the checkpoints below `start` on to the new content.
 - Whether a content is plain UTF-8 (`plain_utf8`), checked once per content.
+- The digest states after every mebibyte of a content, handed out as its hash ran (`on_step`): a
+  new content sharing the first bytes of an old one is hashed from the old one's state below
+  the change (`sandbox.FileWrite.prefix`), not from the start.
 - The last content the session wrote, kept as the bytes it was spliced from and the spans: a file
   read back and found equal to it, byte for byte (a memory compare, several times faster than a
   hash), has its digest without being hashed again. The comparison is the proof, so nothing here
@@ -19,8 +22,10 @@ digest; callers pass digests they computed (or proved) from the very bytes they 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
+
+from sandbox import Digester
 
 __all__ = ["STEP", "KnownContents"]
 
@@ -39,6 +44,7 @@ class KnownContents:
         # digest -> newlines in content[:k * STEP], for k = 0, 1, ... (as far as counted)
         self._marks: dict[str, list[int]] = {}
         self._plain: dict[str, None] = {}  # an ordered set of the digests of plain contents
+        self._states: dict[str, dict[int, Digester]] = {}
         self._written: tuple[str, str, bytes, tuple[Span, ...]] | None = None
         self._lock = threading.Lock()
 
@@ -56,12 +62,35 @@ class KnownContents:
 
     def carry(self, old_digest: str, new_digest: str, start: int) -> None:
         """Content `new_digest` holds the same first `start` bytes as `old_digest`: give it the
-        checkpoints that lie within them."""
+        checkpoints and digest states that lie within them."""
+        if new_digest == old_digest:
+            return
         with self._lock:
             marks = self._marks.get(old_digest)
-            if marks is not None and new_digest != old_digest:
+            if marks is not None:
                 self._marks.pop(new_digest, None)
                 _latest(self._marks, new_digest, marks[: start // STEP + 1])
+            states = self._states.get(old_digest)
+            if states is not None:
+                kept = {at: state for at, state in states.items() if at <= start}
+                _latest(self._states, new_digest, kept | self._states.pop(new_digest, {}))
+
+    # --- digest states --------------------------------------------------------------------
+
+    def note_states(self, digest: str, states: Iterable[tuple[int, Digester]]) -> None:
+        """Keep digest states of content `digest` (`(offset, state after offset bytes)`)."""
+        with self._lock:
+            known = self._states.pop(digest, {})
+            known.update(states)
+            _latest(self._states, digest, known)
+
+    def state_below(self, digest: str, offset: int) -> tuple[int, Digester] | None:
+        """The kept digest state of content `digest` nearest below `offset`, as a `(count,
+        state)` prefix (a copy), or None."""
+        with self._lock:
+            states = self._states.get(digest, {})
+            below = max((at for at in states if at <= offset), default=None)
+            return None if below is None else (below, states[below].copy())
 
     # --- plain UTF-8 ----------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import json
 import re
 import secrets
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -116,6 +116,8 @@ class Planned:
     """What `after` must hash to, when it was rebuilt to match a kept content."""
     prefix: tuple[int, Digester] | None = None
     """The digest state of `after`'s first bytes, hashed with `before` (see `FileWrite.prefix`)."""
+    on_step: Callable[[tuple[int, Digester]], object] | None = None
+    """Receives the digest states of `after` as it is hashed (see `FileWrite.on_step`)."""
 
 
 class Workspace:
@@ -277,6 +279,7 @@ class Workspace:
                 p.before_version if p.before_version is not None else ABSENT,
                 p.after_digest,
                 p.prefix,
+                p.on_step,
             )
             for p in planned
         ]

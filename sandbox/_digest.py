@@ -10,11 +10,11 @@ has to resist chosen collisions. Callers treat digests as opaque strings.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from blake3 import blake3
 
-__all__ = ["DIGEST_HEX", "Digester", "PendingDigest", "digest_of"]
+__all__ = ["DIGEST_HEX", "STEP", "Digester", "PendingDigest", "Prefix", "digest_of"]
 
 DIGEST_HEX = 64
 """Length of a digest in hex digits."""
@@ -49,7 +49,11 @@ class Digester:
 THREAD_BYTES = 1 << 20
 """Contents at least this large are hashed on a worker thread; below it a thread costs more than
 the hash it would hide."""
-_STEP = 1 << 20  # bytes hashed between two looks at a fork request
+STEP = 1 << 20
+"""The states a hash hands out (`on_step`) are those after each multiple of this many bytes."""
+
+Prefix = tuple[int, Digester]
+"""A digester fed a content's first bytes, and how many: `(count, digester)`."""
 
 
 class PendingDigest:
@@ -57,33 +61,29 @@ class PendingDigest:
 
     The hash releases the interpreter lock, so a large content is hashed on another core while the
     caller's thread searches or writes the same bytes; `result` waits for it. A content under
-    `THREAD_BYTES` is hashed at once. The pieces are hashed in order, as one content, after what
-    `start` (a digester the caller fed the content's first bytes) already holds; they must not
-    change until `result` returns.
+    `THREAD_BYTES` is hashed at once. The pieces are hashed in order, as one content, after the
+    `start` prefix when given (the pieces are then the rest of the content); they must not change
+    until `result` returns.
 
-    `fork(offset)` asks for the digester's state after the content's first `offset` bytes, for a
-    second content that shares them (an edit's new content shares the old one's bytes up to the
-    change): granted when the hash has not passed `offset` yet, and then `forked` gives it.
-    `fork_at` asks for it before the hash starts (always granted, for an offset within the
-    content).
+    `on_step((offset, state))` is called (on the worker thread) with a copy of the digester after
+    each multiple of `STEP` bytes of the content: another content sharing the first `offset`
+    bytes (an edit's new content shares the old one's bytes up to the change) is hashed from
+    there, as a `start` prefix.
     """
 
     def __init__(
         self,
         pieces: Sequence[bytes | memoryview],
         *,
-        start: Digester | None = None,
-        fork_at: int | None = None,
+        start: Prefix | None = None,
+        on_step: Callable[[tuple[int, Digester]], object] | None = None,
     ) -> None:
         self._pieces = pieces
-        self._digester = Digester() if start is None else start
+        self._offset, self._digester = (0, Digester()) if start is None else start
+        self._on_step = on_step
         self._digest: str | None = None
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._claimed = 0  # the hash took the bytes up to here (it may not have finished them)
-        self._fork_at = fork_at
-        self._forked: Digester | None = None
         if sum(len(piece) for piece in pieces) < THREAD_BYTES:
             self._run()
         else:
@@ -92,7 +92,7 @@ class PendingDigest:
 
     @classmethod
     def known(cls, digest: str) -> PendingDigest:
-        """A digest the caller proved without hashing (no fork is granted)."""
+        """A digest the caller proved without hashing."""
         done = cls([b""])
         done._digest = digest
         return done
@@ -101,41 +101,19 @@ class PendingDigest:
         """Whether `result` returns at once (the digest is known, or the hash failed)."""
         return self._digest is not None or self._error is not None
 
-    def fork(self, offset: int) -> bool:
-        """Ask for the state after the first `offset` bytes; False: the hash is already past."""
-        with self._lock:
-            if self._fork_at is not None or offset < self._claimed:
-                return False
-            self._fork_at = offset
-            return True
-
-    def forked(self) -> tuple[int, Digester] | None:
-        """The offset and state asked for by `fork` (waits for the hash); None when not granted."""
-        self.result()
-        if self._forked is None or self._fork_at is None:
-            return None
-        return self._fork_at, self._forked.copy()
-
     def _run(self) -> None:
         try:
-            at = 0
+            at = self._offset
             for piece in self._pieces:
                 view = memoryview(piece).cast("B")
-                for lo in range(0, len(view), _STEP):
-                    hi = min(lo + _STEP, len(view))
-                    with self._lock:
-                        self._claimed = at + hi
-                        fork = self._fork_at
-                    if fork is not None and at + lo <= fork < at + hi:
-                        self._digester.update(view[lo : fork - at])
-                        self._forked = self._digester.copy()
-                        lo = fork - at
+                lo = 0
+                while lo < len(view):
+                    hi = min(len(view), lo + STEP - at % STEP)  # up to the next multiple
                     self._digester.update(view[lo:hi])
-                at += len(view)
-            with self._lock:
-                self._claimed = at + 1  # no fork is granted any more
-                if self._fork_at == at:
-                    self._forked = self._digester.copy()
+                    at += hi - lo
+                    lo = hi
+                    if self._on_step is not None and at % STEP == 0:
+                        self._on_step((at, self._digester.copy()))
             self._digest = self._digester.hexdigest()
         except BaseException as exc:  # handed to the thread that waits in `result`
             self._error = exc

@@ -144,15 +144,15 @@ def read_open_deferred(
     display: str,
     max_bytes: int,
     *,
-    fork_at: int | None = None,
     known: Callable[[bytes], str | None] | None = None,
+    on_step: Callable[[tuple[int, Digester]], object] | None = None,
 ) -> tuple[bytes, PendingVersion]:
     """`read_open` whose digest is computed on a worker thread (see `PendingVersion`), unless
     `known` gives it from the bytes (see `Sandbox.read_bytes_deferred`)."""
     data, after = _read_all(fd, st, display, max_bytes)
     proven = None if known is None else known(data)
     digest = (
-        PendingDigest([data], fork_at=fork_at) if proven is None else PendingDigest.known(proven)
+        PendingDigest([data], on_step=on_step) if proven is None else PendingDigest.known(proven)
     )
     return data, PendingVersion(digest, len(data), after)
 
@@ -171,17 +171,6 @@ class PendingVersion:
         self._st = st
         self._seen_ns = time.time_ns()
         self._version: Version | None = None
-
-    def fork(self, offset: int) -> bool:
-        """Ask for the digest state after the first `offset` bytes (see `PendingDigest.fork`)."""
-        return self._digest.fork(offset)
-
-    def forked(self) -> tuple[int, Digester] | None:
-        """The offset and digest state asked for by `fork`, when granted (waits for the digest).
-
-        Pass it as `FileWrite.prefix` of a new content that starts with the same bytes.
-        """
-        return self._digest.forked()
 
     def ready(self) -> Version | None:
         """The version when its digest is known already (no waiting); else None."""

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ._digest import Digester, PendingDigest
+from ._digest import Digester, PendingDigest, Prefix
 from ._errors import SandboxError, from_oserror
 from ._files import (
     TEMP_SUFFIX,
@@ -75,10 +75,12 @@ class FileWrite:
     data: bytes | Sequence[bytes | memoryview] | Splice | None
     expect: Version | AbsentType
     digest: str | None = None
-    prefix: tuple[int, Digester] | None = None
+    prefix: Prefix | None = None
     """The digest state of the new content's first bytes — `(count, state)` — when the caller
-    has it (hashed with the old content they share, see `PendingVersion.fork`): only the rest is
-    hashed while it is written. The caller vouches that the state is that of those bytes."""
+    has it (a state of the old content they share, see `PendingDigest`): only the rest is hashed
+    while it is written. The caller vouches that the state is that of those bytes."""
+    on_step: Callable[[tuple[int, Digester]], object] | None = None
+    """Receives the digest states of the new content as it is hashed (see `PendingDigest`)."""
 
 
 @dataclass
@@ -172,7 +174,7 @@ class Committer:
             if write.data is not None:
                 item.tmp = temp_name()
                 stack.enter_context(self._state.pending(entry.rel.rpartition("/")[0], item.tmp))
-                item.version = _write_temp(entry, item.tmp, write.data, rel, write.prefix)
+                item.version = _write_temp(entry, item.tmp, write, rel)
                 item.new_sha = item.version.digest
                 if write.digest is not None and write.digest != item.new_sha:
                     raise SandboxError(
@@ -533,20 +535,15 @@ def _take_mode(fd: int, like: os.stat_result) -> None:
     os.fchmod(fd, stat.S_IMODE(like.st_mode))
 
 
-def _write_temp(
-    entry: Resolved,
-    tmp: str,
-    data: bytes | Sequence[bytes | memoryview] | Splice,
-    rel: str,
-    prefix: tuple[int, Digester] | None = None,
-) -> Version:
+def _write_temp(entry: Resolved, tmp: str, write: FileWrite, rel: str) -> Version:
     """Write `data` to the temp file `tmp` beside the target, with the target's mode; sync it.
 
     The content is hashed once, on another thread while the kernel writes it back (the hash
     releases the interpreter lock), so the digest costs no time of its own on a large file; with
-    `prefix` (see `FileWrite.prefix`) only the bytes after the prefix are hashed.
+    `write.prefix` only the bytes after the prefix are hashed.
     """
-    assert entry.name is not None
+    assert entry.name is not None and write.data is not None
+    data = write.data
     like = None
     if entry.stat is not None:
         check_regular(entry.stat, rel)
@@ -570,10 +567,13 @@ def _write_temp(
     try:
         if like is not None:
             _take_mode(fd, like)
-        if prefix is None:
-            pending = PendingDigest(pieces)
+        if write.prefix is None:
+            pending = PendingDigest(pieces, on_step=write.on_step)
         else:
-            pending = PendingDigest(_after(pieces, prefix[0]), start=prefix[1].copy())
+            count, state = write.prefix
+            pending = PendingDigest(
+                _after(pieces, count), start=(count, state.copy()), on_step=write.on_step
+            )
         _writev_all(fd, pieces)
         os.fsync(fd)
         st = os.fstat(fd)

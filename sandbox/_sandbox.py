@@ -22,6 +22,7 @@ import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 
+from ._digest import Digester
 from ._errors import SandboxError, from_oserror
 from ._files import (
     ABSENT,
@@ -176,22 +177,22 @@ class Sandbox:
         path: PathArg,
         *,
         max_bytes: int | None = None,
-        fork_at: int | None = None,
         known: Callable[[bytes], str | None] | None = None,
+        on_step: Callable[[tuple[int, Digester]], object] | None = None,
     ) -> tuple[bytes, PendingVersion]:
         """`read_bytes` whose version is computed while the caller works on the bytes.
 
         The digest of a large file is computed on a worker thread (the hash releases the
         interpreter lock): search the bytes meanwhile, then call `result()` on the second item
-        for the version, before anything compares it. `fork_at` (or a `fork` call on the second
-        item) keeps the digest state after that many bytes, for a new content that starts with
-        them (`FileWrite.prefix`). `known`, given the bytes read, may return their digest when the
+        for the version, before anything compares it. `on_step` receives the digest states along
+        the way (see `PendingDigest`), for a new content that starts with the same bytes
+        (`FileWrite.prefix`). `known`, given the bytes read, may return their digest when the
         caller can prove it without hashing (e.g. they equal, byte for byte, a content whose
         digest it knows); nothing is hashed then. The caller vouches for that digest.
         """
         cap = self.max_read_bytes if max_bytes is None else max_bytes
         fd, st, rel = open_file(self._gate, path)
-        return read_open_deferred(fd, st, rel, cap, fork_at=fork_at, known=known)
+        return read_open_deferred(fd, st, rel, cap, known=known, on_step=on_step)
 
     def open_reader(self, path: PathArg) -> FileReader:
         """Open a regular file for a streamed, forward-only read of any size.

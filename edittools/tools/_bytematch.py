@@ -11,7 +11,7 @@ what is wrong or applies a tolerance.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from sandbox import bom_candidates, looks_binary
 
@@ -24,14 +24,11 @@ def exact_byte_spans(
     new_string: str,
     *,
     replace_all: bool,
-    found: Callable[[int], object] | None = None,
     plain: bool = False,
 ) -> list[ByteSpan] | None:
     """The byte spans an exact edit replaces and their new bytes; None: use the text path.
 
-    `found` is called with the offset of the first match as soon as it is known (before the rest
-    of the file is searched and checked), e.g. to fork the hash of the content there. `plain`
-    says `data` is known to be `plain_utf8` already (not checked again).
+    `plain` says `data` is known to be `plain_utf8` already (not checked again).
     """
     if not old_string or old_string == new_string or "\r" in old_string + new_string:
         return None
@@ -42,8 +39,6 @@ def exact_byte_spans(
         return None
     starts = []
     at = data.find(needle)
-    if at >= 0 and found is not None:
-        found(at)
     while at >= 0:
         starts.append(at)
         if len(starts) > 1 and not replace_all:

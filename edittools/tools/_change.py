@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from edittools._errors import ToolError
 from edittools._workspace import Planned, Span, Workspace
@@ -21,6 +21,7 @@ def commit(
     *,
     span: Span | None = None,
     prefix: tuple[int, Digester] | None = None,
+    on_step: Callable[[tuple[int, Digester]], object] | None = None,
 ) -> Version | None:
     """Write `after` over `path` (or delete it when None) if it still holds `before`.
 
@@ -29,12 +30,14 @@ def commit(
     and the new content becomes what the session has seen, in the same transaction as the write.
     Returns the new version (None for a delete, or in a dry run, where nothing is written but a
     write the sandbox's rules refuse, `.git` or deny patterns, is refused all the same).
-    `prefix` is the digest state of the new content's first bytes, when known (`Planned.prefix`).
+    `prefix` is the digest state of the new content's first bytes, when known; `on_step` receives
+    its digest states (`Planned`).
     """
     if ws.dry_run:
         ws.sandbox.check_write(path)
         return None
-    return ws.commit([Planned(path, before, before_version, after, span, prefix=prefix)])[0]
+    planned = Planned(path, before, before_version, after, span, prefix=prefix, on_step=on_step)
+    return ws.commit([planned])[0]
 
 
 def wants_texts(ws: Workspace, *sizes: int) -> bool:

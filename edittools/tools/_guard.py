@@ -7,7 +7,7 @@ from collections.abc import Callable
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.diff import diff_texts, unified_excerpt
-from sandbox import PendingVersion, SandboxError, Version
+from sandbox import Digester, PendingVersion, SandboxError, Version
 
 
 def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
@@ -18,12 +18,15 @@ def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
         raise _not_found(path, exc) from exc
 
 
-def read_existing_deferred(ws: Workspace, path: str) -> tuple[bytes, PendingVersion]:
-    """`read_existing` whose version is hashed while the caller searches the bytes — or not
-    hashed at all when the bytes are what the session last wrote there."""
+def read_existing_deferred(
+    ws: Workspace, path: str, *, on_step: Callable[[tuple[int, Digester]], object] | None = None
+) -> tuple[bytes, PendingVersion]:
+    """`read_existing` whose version is hashed while the caller searches the bytes (`on_step`
+    receives the states of the hash, see `Sandbox.read_bytes_deferred`) — or not hashed at all
+    when the bytes are what the session last wrote there."""
     try:
         return ws.sandbox.read_bytes_deferred(
-            path, max_bytes=ws.options.max_file_bytes, known=_written(ws, path)
+            path, max_bytes=ws.options.max_file_bytes, known=_written(ws, path), on_step=on_step
         )
     except SandboxError as exc:
         raise _not_found(path, exc) from exc
@@ -51,14 +54,14 @@ def read_if_exists(ws: Workspace, path: str) -> tuple[bytes, Version] | None:
 
 
 def read_if_exists_deferred(
-    ws: Workspace, path: str, *, fork_at: int | None = None
+    ws: Workspace, path: str, *, on_step: Callable[[tuple[int, Digester]], object] | None = None
 ) -> tuple[bytes, PendingVersion] | None:
-    """`read_if_exists` whose version is hashed while the caller works on the bytes (and whose
-    hash is forked at `fork_at`, see `Sandbox.read_bytes_deferred`), or not hashed at all when
-    the bytes are what the session last wrote there."""
+    """`read_if_exists` whose version is hashed while the caller works on the bytes (`on_step`
+    receives the states of the hash), or not hashed at all when the bytes are what the session
+    last wrote there."""
     try:
         return ws.sandbox.read_bytes_deferred(
-            path, max_bytes=ws.options.max_file_bytes, fork_at=fork_at, known=_written(ws, path)
+            path, max_bytes=ws.options.max_file_bytes, known=_written(ws, path), on_step=on_step
         )
     except SandboxError as exc:
         if exc.code == "not_found":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
@@ -33,7 +32,7 @@ from edittools.tools._params import EditParams, MultiEditParams, WriteParams
 from edittools.tools._splice import splice_spans, splice_views
 from edittools.tools._streamed import streamed_edit
 from edittools.tools.write import write
-from sandbox import SandboxError, TextDocument, Version, decode
+from sandbox import Digester, SandboxError, TextDocument, Version, decode
 
 Span = tuple[int, int, str]
 
@@ -58,30 +57,33 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             )
         return write(ws, WriteParams(path=path, content=params.new_string))
     with sb.lock(path):
+        steps: list[tuple[int, Digester]] = []
         try:
-            before, pending = read_existing_deferred(ws, path)
+            before, pending = read_existing_deferred(ws, path, on_step=steps.append)
         except SandboxError as exc:
             if exc.code != "too_large":
                 raise
             return streamed_edit(ws, path, params)
-        # A large file's exact match is searched on its bytes while another core hashes them,
-        # and the hash is forked at the first match: the new content shares the bytes before it.
-        # Bytes that are what this session last wrote are not hashed at all (see _contents).
+        # A large file's exact match is searched on its bytes while another core hashes them
+        # (bytes that are what this session last wrote are not hashed at all, see _contents);
+        # the new content is hashed from the old one's state below the change.
         proven = pending.ready()
         plain = proven is not None and ws.contents.is_plain(proven.digest)
-        byte_spans = _byte_spans(ws, before, params, found=pending.fork, plain=plain)
+        byte_spans = _byte_spans(ws, before, params, plain=plain)
         version = pending.result()
         if byte_spans is not None:
             ensure_fresh(ws, path, before, version)
+            ws.contents.note_states(version.digest, steps)
             payload, shown = _bytes_diff(ws, path, before, version.digest, byte_spans)
             pieces = splice_views(before, byte_spans)
             span = _one_span(before, byte_spans, pieces)
-            prefix = pending.forked()
-            if prefix is not None and prefix[0] != byte_spans[0][0]:
-                prefix = None  # forked elsewhere: the new content is hashed whole
-            new_version = commit(ws, path, before, version, pieces, span=span, prefix=prefix)
+            prefix = ws.contents.state_below(version.digest, byte_spans[0][0])
+            new_steps: list[tuple[int, Digester]] = []
+            new_version = commit(ws, path, before, version, pieces, span=span, prefix=prefix,
+                                 on_step=new_steps.append)  # fmt: skip
             if new_version is not None:
                 _note_bytes_edit(ws, path, before, version, byte_spans, pieces, new_version)
+                ws.contents.note_states(new_version.digest, new_steps)
         else:
             document = decode(before)  # binary or undecodable first: a read would not help
             ensure_fresh(ws, path, before, version)
@@ -114,14 +116,12 @@ def _byte_spans(
     before: bytes,
     params: EditParams,
     *,
-    found: Callable[[int], object],
     plain: bool,
 ) -> list[ByteSpan] | None:
     """The exact match found on the file's bytes, for a large file; None: take the text path.
 
     Small files take the text path (cheap there, and their syntax is checked on the texts).
-    `found` is told the offset of the first match as soon as it is known; `plain`: the bytes
-    are known to be plain UTF-8.
+    `plain`: the bytes are known to be plain UTF-8.
     """
     if len(before) <= max(_BYTES_PATH_MIN, ws.options.syntax_max_bytes):
         return None
@@ -130,7 +130,6 @@ def _byte_spans(
         params.old_string,
         params.new_string,
         replace_all=params.replace_all,
-        found=found,
         plain=plain,
     )
 
@@ -144,7 +143,8 @@ def _note_bytes_edit(
     pieces: list[bytes | memoryview],
     new_version: Version,
 ) -> None:
-    """Keep what the next change of the file can reuse: line counts, plainness, the content."""
+    """Keep what the next change of the file can reuse: line counts and digest states below the
+    change, plainness, the content."""
     ws.contents.carry(version.digest, new_version.digest, spans[0][0])
     ws.contents.note_plain(version.digest)  # exact_byte_spans checked it (or knew it)
     if plain_head(pieces):

@@ -41,12 +41,9 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 {"path": path},
             )
         recipe = ws.recipe(change.after_digest or "")
-        # The hash is forked where the recipe's span starts: the restored content shares the
-        # bytes before it.
+        steps: list[tuple[int, Digester]] = []
         try:
-            existing = read_if_exists_deferred(
-                ws, path, fork_at=None if recipe is None else recipe.start
-            )
+            existing = read_if_exists_deferred(ws, path, on_step=steps.append)
         except SandboxError as exc:
             if exc.code != "too_large":
                 raise
@@ -69,7 +66,8 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
                 {"path": path},
             )
         if fast is not None and existing is not None and version is not None:
-            return _undo_span(ws, change, existing[0], version, fast, existing[1].forked())
+            ws.contents.note_states(version.digest, steps)
+            return _undo_span(ws, change, existing[0], version, fast)
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
         old_text, new_text = text_or_bytes(current), text_or_bytes(restored)
         check = vet(ws, path, old_text, new_text, may_refuse=False)
@@ -114,11 +112,10 @@ def _undo_span(
     current: bytes,
     version: Version,
     span: Span,
-    prefix: tuple[int, Digester] | None,
 ) -> ToolResult:
     """Undo on bytes: write `current` with one span put back, diff that span alone.
 
-    `prefix` is the digest state of `current`'s bytes before the span, when the hash gave it.
+    The restored content is hashed from the current one's digest state below the span.
     """
     path = change.path
     start, end, old = span
@@ -130,6 +127,8 @@ def _undo_span(
         return diff_spans(current, [span], path=path, binary=False, include_texts=include,
                           first_line=first_line)  # fmt: skip
 
+    prefix = ws.contents.state_below(version.digest, start)
+    new_steps: list[tuple[int, Digester]] = []
     # The diff (finding the span's line number) runs while the kernel writes the file.
     with ThreadPoolExecutor(1) as pool:
         diffed = pool.submit(diffed_span)
@@ -137,7 +136,8 @@ def _undo_span(
             try:
                 ws.commit(
                     [Planned(path, current, version, splice_views(current, [span]), span,
-                             after_digest=change.before_blob, prefix=prefix)],
+                             after_digest=change.before_blob, prefix=prefix,
+                             on_step=new_steps.append)],
                     undoes=change,
                 )  # fmt: skip
             except SandboxError as exc:
@@ -148,6 +148,7 @@ def _undo_span(
     new_id = None if ws.dry_run else change.before_blob
     if new_id is not None:
         ws.contents.carry(version.digest, new_id, start)
+        ws.contents.note_states(new_id, new_steps)
         ws.contents.note_written(path, new_id, current, [span])
     payload = with_refs(ws, payload, version.digest, new_id)
     return change_result(summary("Undid the last change to", payload), payload, None)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sandbox import ABSENT, Digester, FileWrite, Sandbox, digest_of
-from sandbox._digest import THREAD_BYTES, PendingDigest
+from sandbox._digest import STEP, THREAD_BYTES, PendingDigest
 
 BIG = bytes(range(256)) * (3 * THREAD_BYTES // 256 + 77)  # over the thread limit, odd length
 
@@ -26,32 +26,24 @@ def test_pending_digest_is_the_digest(size: int) -> None:
     assert PendingDigest(pieces).result() == digest_of(data)
 
 
-@pytest.mark.parametrize(
-    "offset", [0, 1, THREAD_BYTES - 1, THREAD_BYTES, THREAD_BYTES + 1, len(BIG) - 1, len(BIG)]
-)
-def test_a_fork_is_the_state_after_that_many_bytes(offset: int) -> None:
-    pieces = [memoryview(BIG)[:THREAD_BYTES], memoryview(BIG)[THREAD_BYTES:]]
-    pending = PendingDigest(pieces, fork_at=offset)
-    assert pending.result() == digest_of(BIG)
-    forked = pending.forked()
-    assert forked is not None and forked[0] == offset
-    other = b"another tail"
-    assert _continued(forked[1], other) == digest_of(BIG[:offset] + other)
+def test_the_states_handed_out_are_those_after_each_step() -> None:
+    pieces = [memoryview(BIG)[: STEP + 5], b"", memoryview(BIG)[STEP + 5 :]]
+    states: list[tuple[int, Digester]] = []
+    assert PendingDigest(pieces, on_step=states.append).result() == digest_of(BIG)
+    assert [at for at, _ in states] == list(range(STEP, len(BIG) + 1, STEP))
+    for at, state in states:
+        assert _continued(state, b"another tail") == digest_of(BIG[:at] + b"another tail")
 
 
-def test_a_hash_continued_from_a_state_hashes_what_follows() -> None:
+def test_a_hash_continued_from_a_prefix_hashes_what_follows_and_counts_from_it() -> None:
     start = Digester()
-    start.update(b"head ")
-    assert PendingDigest([BIG], start=start).result() == digest_of(b"head " + BIG)
-
-
-def test_a_fork_behind_the_hash_is_refused() -> None:
-    pending = PendingDigest([BIG])
-    pending.result()
-    assert not pending.fork(10)
-    assert pending.forked() is None
-    small = PendingDigest([b"abc"])  # hashed at once: nothing to fork any more
-    assert not small.fork(1)
+    start.update(BIG[:100])
+    states: list[tuple[int, Digester]] = []
+    pending = PendingDigest([BIG[100:]], start=(100, start), on_step=states.append)
+    assert pending.result() == digest_of(BIG)
+    assert [at for at, _ in states] == list(range(STEP, len(BIG) + 1, STEP))
+    at, state = states[0]
+    assert _continued(state, BIG[at:]) == digest_of(BIG)
 
 
 def test_a_write_with_a_hashed_prefix_records_the_digest_of_what_it_wrote(tmp_path: Path) -> None:
@@ -59,12 +51,12 @@ def test_a_write_with_a_hashed_prefix_records_the_digest_of_what_it_wrote(tmp_pa
     root.mkdir()
     (root / "f").write_bytes(BIG)
     with Sandbox(root, state_dir=tmp_path / "state") as sb:
-        cut = len(BIG) // 2
-        data, pending = sb.read_bytes_deferred("f", fork_at=cut)
+        states: list[tuple[int, Digester]] = []
+        data, pending = sb.read_bytes_deferred("f", on_step=states.append)
         version = pending.result()
         assert version == sb.read_bytes("f")[1]
-        prefix = pending.forked()
-        assert prefix is not None and prefix[0] == cut
+        prefix = states[1]
+        cut = prefix[0] + 3  # the new content shares the old one's bytes up to here
         pieces = [memoryview(data)[:cut], b"inserted", memoryview(data)[cut:]]
         written = sb.commit_files([FileWrite("f", pieces, version, prefix=prefix)])[0]
         new = (root / "f").read_bytes()

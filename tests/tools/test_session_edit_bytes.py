@@ -163,11 +163,11 @@ def test_undo_by_span_checks_what_it_rebuilt_against_the_snapshot_id(
         assert (tmp_path / "f.py").read_bytes() == edited != before
 
 
-def test_a_large_file_s_new_content_hashed_from_the_fork_is_recorded_by_its_true_digest(
+def test_a_large_file_s_new_content_hashed_from_a_state_is_recorded_by_its_true_digest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Over the thread limit: the old content is hashed on a worker, forked at the first match,
-    # and only the new content's bytes after it are hashed while it is written.
+    # Over the thread limit: the old content is hashed on a worker, and the new content is
+    # hashed from the old one's digest state below the change while it is written.
     data = _lines(120_000)
     assert len(data) > 2 * THREAD_BYTES
     (tmp_path / "f.py").write_bytes(data)
@@ -200,12 +200,11 @@ def test_a_large_file_s_new_content_hashed_from_the_fork_is_recorded_by_its_true
                 (tmp_path / "f.py").read_bytes()
             )
     assert (tmp_path / "f.py").read_bytes() == data
-    # An undo knows where its span starts before it reads, so it always forks there; an edit
-    # forks where it finds its match, unless the hash got past that point first.
-    starts = [1_537_780, 3_137_747, 54]
+    # The state at the last whole mebibyte below each change (none below the first).
+    mib = 1 << 20
+    starts = [1_537_780 // mib * mib, 3_137_747 // mib * mib, None]
     taken = [None if p is None else p[0] for p in prefixes]  # type: ignore[index]
-    assert taken[3:] == starts[::-1]
-    assert all(t in (None, s) for t, s in zip(taken[:3], starts, strict=True)), taken
+    assert taken == starts + starts[::-1]
 
 
 def _count_hashed_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:

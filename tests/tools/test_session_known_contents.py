@@ -11,7 +11,7 @@ from edittools import Session, ToolResult, _contents
 from edittools._contents import KnownContents
 from edittools.tools import edit as edit_module
 from edittools.tools import undo as undo_module
-from sandbox import digest_of
+from sandbox import Digester, digest_of
 
 
 def _oracle(data: bytes, offset: int) -> int:
@@ -89,3 +89,25 @@ def test_edits_and_undos_of_a_large_file_number_their_lines_like_the_text_path(
     assert (tmp_path / "fast" / "f.txt").read_bytes() == (tmp_path / "slow" / "f.txt").read_bytes()
     for number, (a, b) in enumerate(zip(fast, slow, strict=True)):
         assert a == b, (number, STEPS[number])
+
+
+def test_carry_hands_on_only_the_digest_states_within_the_unchanged_start() -> None:
+    old = b"abcdefgh" * 8
+    states = []
+    for at in (16, 32, 48):
+        state = Digester()
+        state.update(old[:at])
+        states.append((at, state))
+    known = KnownContents()
+    known.note_states("old", states)
+    known.carry("old", "new", 40)
+    below = known.state_below("new", 60)
+    assert below is not None and below[0] == 32
+    assert known.state_below("new", 10) is None
+    below = known.state_below("old", 60)
+    assert below is not None and below[0] == 48
+    below[1].update(b"x")  # a copy: the kept state is not changed
+    again = known.state_below("old", 60)
+    assert again is not None
+    again[1].update(old[48:])
+    assert again[1].hexdigest() == digest_of(old)
