@@ -1,4 +1,4 @@
-"""Digests computed on a worker thread, forked for contents sharing a start, and reused."""
+"""Digests computed on a worker thread, continued from a state for contents sharing a start."""
 
 from __future__ import annotations
 
