@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 from edittools._errors import ToolError
 from edittools._workspace import Change, Planned, Recipe, Span, Workspace
-from edittools.artifacts import DiffPayload, ToolResult
+from edittools.artifacts import ToolResult
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._bytematch import plain_utf8
 from edittools.tools._change import (
@@ -122,29 +120,24 @@ def _undo_span(
     size = len(current) - (end - start) + len(old)
     include = wants_texts(ws, len(current), size)
 
-    def diffed_span() -> DiffPayload:
-        first_line = ws.contents.line_of(version.digest, current, start)
-        return diff_spans(current, [span], path=path, binary=False, include_texts=include,
-                          first_line=first_line)  # fmt: skip
-
+    # The line number comes from the counts kept for the content the change wrote (see _contents).
+    first_line = ws.contents.line_of(version.digest, current, start)
+    payload = diff_spans(current, [span], path=path, binary=False, include_texts=include,
+                         first_line=first_line)  # fmt: skip
     prefix = ws.contents.state_below(version.digest, start)
     new_steps: list[tuple[int, Digester]] = []
-    # The diff (finding the span's line number) runs while the kernel writes the file.
-    with ThreadPoolExecutor(1) as pool:
-        diffed = pool.submit(diffed_span)
-        if not ws.dry_run:
-            try:
-                ws.commit(
-                    [Planned(path, current, version, splice_views(current, [span]), span,
-                             after_digest=change.before_blob, prefix=prefix,
-                             on_step=new_steps.append)],
-                    undoes=change,
-                )  # fmt: skip
-            except SandboxError as exc:
-                if exc.code != "blob_corrupt":
-                    raise
-                raise _damaged(ws, path, change.before_blob or "", exc) from exc
-        payload = diffed.result()
+    if not ws.dry_run:
+        try:
+            ws.commit(
+                [Planned(path, current, version, splice_views(current, [span]), span,
+                         after_digest=change.before_blob, prefix=prefix,
+                         on_step=new_steps.append)],
+                undoes=change,
+            )  # fmt: skip
+        except SandboxError as exc:
+            if exc.code != "blob_corrupt":
+                raise
+            raise _damaged(ws, path, change.before_blob or "", exc) from exc
     new_id = None if ws.dry_run else change.before_blob
     if new_id is not None:
         ws.contents.carry(version.digest, new_id, start)
