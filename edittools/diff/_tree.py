@@ -10,10 +10,9 @@ that end at a newline or after 64 bytes, against the larger of the two sizes.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Callable, Collection
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, TypeVar
 
 from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
 
@@ -21,9 +20,24 @@ RENAME_THRESHOLD = 0.5
 """Least similarity for a deleted and an added file to count as a rename (git's default)."""
 RENAME_LIMIT = 1000
 """Past this many deleted (or added) files, only identical contents are paired (as git)."""
+SPLIT_FILES = 64
+"""Fewer files than this under the same name in both trees are diffed in one piece."""
+UNPAIRED_WEIGHT = 4
+"""About how many files under the same name one unpaired file costs (it is read for the rename
+similarity, whose chunk counting runs in Python)."""
 _CHUNK = 64
 
 Reader = Callable[[str], bytes]
+_First = TypeVar("_First")
+_Second = TypeVar("_Second")
+
+
+class Both(Protocol):
+    """Runs two independent pieces of work, possibly at once, and returns both results."""
+
+    def __call__(
+        self, first: Callable[[], _First], second: Callable[[], _Second], /
+    ) -> tuple[_First, _Second]: ...
 
 
 class TreeEntry(NamedTuple):
@@ -48,34 +62,100 @@ def tree_diff(
     context: int = 3,
     budget: float | None = DEFAULT_BUDGET,
     hunks: bool = True,
+    both: Both | None = None,
 ) -> list[TreeEntry]:
     """Diff the files of two trees: `old` and `new` name their files (``/``-separated).
 
     Returns the files that differ, in name order: modified, added, deleted and renamed (a pair
     at least `rename_threshold` similar; None turns rename detection off). Binary files are
-    reported, not diffed. Each file is read once, except rename candidates, read again for
-    their diff. `hunks` False gives line counts alone (`LineDiff.counts`), as ``--numstat`` needs.
+    reported, not diffed. Each file is read once. `hunks` False gives line counts alone
+    (`LineDiff.counts`), as ``--numstat`` needs. `both` runs two halves of the work at once
+    (``in_two`` runs one in a child process); the result is the same as without it.
     """
-    entries: list[TreeEntry] = []
     old_names, new_names = set(old), set(new)
-    for path in sorted(old_names & new_names):
-        before, after = read_old(path), read_new(path)
-        if before == after:
-            continue
-        result = line_diff(before, after, context=context, budget=budget, path=path, hunks=hunks)
-        if result.differ:
-            entries.append(TreeEntry(path, path, result))
+    common = sorted(old_names & new_names)
     deleted = sorted(old_names - new_names)
     added = sorted(new_names - old_names)
+
+    def changed(names: list[str]) -> list[TreeEntry]:
+        entries = []
+        for path in names:
+            before, after = read_old(path), read_new(path)
+            if before == after:
+                continue
+            result = line_diff(
+                before, after, context=context, budget=budget, path=path, hunks=hunks
+            )
+            if result.differ:
+                entries.append(TreeEntry(path, path, result))
+        return entries
+
+    def unpaired() -> list[TreeEntry]:
+        return _unpaired(
+            deleted,
+            added,
+            read_old,
+            read_new,
+            rename_threshold,
+            context=context,
+            budget=budget,
+            hunks=hunks,
+        )
+
+    if both is None or len(common) < SPLIT_FILES:
+        entries = changed(common) + unpaired()
+    else:
+        mine, theirs = _halves(common, len(deleted) + len(added))
+        here, there = both(lambda: changed(mine) + unpaired(), lambda: changed(theirs))
+        entries = here + there
+    entries.sort(key=lambda entry: entry.path)
+    return entries
+
+
+def _halves(common: list[str], unpaired: int) -> tuple[list[str], list[str]]:
+    """Split the names found on both sides between the half that also takes the `unpaired`
+    files and the other, so that both get about the same work.
+
+    Names are dealt in turn (neighbours share a folder, so each half still reads folder by
+    folder, and large files spread evenly); the first half gets fewer of them.
+    """
+    total = len(common) + UNPAIRED_WEIGHT * unpaired
+    share = max(0, total // 2 - UNPAIRED_WEIGHT * unpaired) / len(common)
+    first: list[str] = []
+    second: list[str] = []
+    for index, name in enumerate(common):
+        # The first half takes a name whenever its running share passes a whole number.
+        (first if int((index + 1) * share) > int(index * share) else second).append(name)
+    return first, second
+
+
+def _unpaired(
+    deleted: list[str],
+    added: list[str],
+    read_old: Reader,
+    read_new: Reader,
+    threshold: float | None,
+    *,
+    context: int,
+    budget: float | None,
+    hunks: bool,
+) -> list[TreeEntry]:
+    """The files found on one side only: renamed pairs, then deleted and added files."""
+    entries: list[TreeEntry] = []
+    sources: dict[str, bytes] = {}
+    targets: dict[str, bytes] = {}
     pairs: list[tuple[str, str, int]] = []
-    if rename_threshold is not None and deleted and added:
-        pairs = _renames(deleted, added, read_old, read_new, rename_threshold)
+    if threshold is not None and deleted and added:
+        # Rename candidates are read once, for the similarity and for the diff.
+        sources = {path: read_old(path) for path in deleted}
+        targets = {path: read_new(path) for path in added}
+        pairs = _renames(deleted, added, sources, targets, threshold)
     paired_old = {source for source, _, _ in pairs}
     paired_new = {target for _, target, _ in pairs}
     for source, target, score in pairs:
         result = line_diff(
-            read_old(source),
-            read_new(target),
+            sources[source],
+            targets[target],
             operation="rename",
             context=context,
             budget=budget,
@@ -85,26 +165,29 @@ def tree_diff(
         entries.append(TreeEntry(target, source, result, score))
     for path in deleted:
         if path not in paired_old:
-            result = line_diff(read_old(path), None, context=context, hunks=hunks)
-            entries.append(TreeEntry(path, path, result))
+            before = sources[path] if sources else read_old(path)
+            entries.append(
+                TreeEntry(path, path, line_diff(before, None, context=context, hunks=hunks))
+            )
     for path in added:
         if path not in paired_new:
-            result = line_diff(None, read_new(path), context=context, hunks=hunks)
-            entries.append(TreeEntry(path, None, result))
-    entries.sort(key=lambda entry: entry.path)
+            after = targets[path] if targets else read_new(path)
+            entries.append(
+                TreeEntry(path, None, line_diff(None, after, context=context, hunks=hunks))
+            )
     return entries
 
 
 def _renames(
     deleted: list[str],
     added: list[str],
-    read_old: Reader,
-    read_new: Reader,
+    sources: dict[str, bytes],
+    targets: dict[str, bytes],
     threshold: float,
 ) -> list[tuple[str, str, int]]:
     """Pairs ``(old name, new name, percent)``: identical contents, then the most similar."""
-    sources = {path: read_old(path) for path in deleted}
-    targets = {path: read_new(path) for path in added}
+    import hashlib  # only rename candidates need it
+
     by_digest: dict[bytes, list[str]] = {}
     for path in deleted:
         by_digest.setdefault(hashlib.blake2b(sources[path]).digest(), []).append(path)
