@@ -39,6 +39,7 @@ LAYER_OF_PREFIX = {
     "edittools._journal": "state",
     "edittools._errors": "state",
     "edittools._options": "state",
+    "edittools._choices": "state",
     "edittools.tools": "tools",
     "edittools._session": "session",
     "edittools.dialects": "dialects",
