@@ -18,11 +18,12 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from edittools.diff._errors import DiffError
-from edittools.diff._forked import in_two
+from edittools.diff._forked import in_parallel
 from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
 from edittools.diff._tree import RENAME_THRESHOLD, TreeEntry, tree_diff
 
@@ -140,7 +141,7 @@ def line_diff_dirs(
     """
     old_root, new_root = Path(old), Path(new)
     if parallel:
-        old_names, new_names = in_two(lambda: _walk(old_root), lambda: _walk(new_root))
+        old_names, new_names = in_parallel([partial(_walk, old_root), partial(_walk, new_root)])
     else:
         old_names, new_names = _walk(old_root), _walk(new_root)
     with _reader(old_root) as read_old, _reader(new_root) as read_new:
@@ -153,7 +154,7 @@ def line_diff_dirs(
             context=context,
             budget=budget,
             hunks=hunks,
-            both=in_two if parallel else None,
+            run=in_parallel if parallel else None,
         )
 
 

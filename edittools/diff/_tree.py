@@ -11,7 +11,8 @@ that end at a newline or after 64 bytes, against the larger of the two sizes.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
+from functools import partial
 from typing import NamedTuple, Protocol, TypeVar
 
 from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
@@ -20,24 +21,18 @@ RENAME_THRESHOLD = 0.5
 """Least similarity for a deleted and an added file to count as a rename (git's default)."""
 RENAME_LIMIT = 1000
 """Past this many deleted (or added) files, only identical contents are paired (as git)."""
-SPLIT_FILES = 64
-"""Fewer files than this under the same name in both trees are diffed in one piece."""
-UNPAIRED_WEIGHT = 4
-"""About how many files under the same name one unpaired file costs (it is read for the rename
-similarity, whose chunk counting runs in Python)."""
+TASK_FILES = 32
+"""Files under the same name in both trees per task handed to a `Runner`."""
 _CHUNK = 64
 
 Reader = Callable[[str], bytes]
-_First = TypeVar("_First")
-_Second = TypeVar("_Second")
+_Result = TypeVar("_Result")
 
 
-class Both(Protocol):
-    """Runs two independent pieces of work, possibly at once, and returns both results."""
+class Runner(Protocol):
+    """Runs independent tasks, possibly several at once, and returns their results in order."""
 
-    def __call__(
-        self, first: Callable[[], _First], second: Callable[[], _Second], /
-    ) -> tuple[_First, _Second]: ...
+    def __call__(self, tasks: Sequence[Callable[[], _Result]], /) -> list[_Result]: ...
 
 
 class TreeEntry(NamedTuple):
@@ -62,15 +57,16 @@ def tree_diff(
     context: int = 3,
     budget: float | None = DEFAULT_BUDGET,
     hunks: bool = True,
-    both: Both | None = None,
+    run: Runner | None = None,
 ) -> list[TreeEntry]:
     """Diff the files of two trees: `old` and `new` name their files (``/``-separated).
 
     Returns the files that differ, in name order: modified, added, deleted and renamed (a pair
     at least `rename_threshold` similar; None turns rename detection off). Binary files are
     reported, not diffed. Each file is read once. `hunks` False gives line counts alone
-    (`LineDiff.counts`), as ``--numstat`` needs. `both` runs two halves of the work at once
-    (``in_two`` runs one in a child process); the result is the same as without it.
+    (`LineDiff.counts`), as ``--numstat`` needs. `run` runs the work as tasks of
+    `TASK_FILES` names each, in any order or at once (``in_parallel`` shares them with a child
+    process); the result is the same as without it.
     """
     old_names, new_names = set(old), set(new)
     common = sorted(old_names & new_names)
@@ -102,31 +98,17 @@ def tree_diff(
             hunks=hunks,
         )
 
-    if both is None or len(common) < SPLIT_FILES:
+    if run is None:
         entries = changed(common) + unpaired()
     else:
-        mine, theirs = _halves(common, len(deleted) + len(added))
-        here, there = both(lambda: changed(mine) + unpaired(), lambda: changed(theirs))
-        entries = here + there
+        # Consecutive names share a folder: each task reads folder by folder.
+        tasks = [unpaired] + [
+            partial(changed, common[start : start + TASK_FILES])
+            for start in range(0, len(common), TASK_FILES)
+        ]
+        entries = [entry for done in run(tasks) for entry in done]
     entries.sort(key=lambda entry: entry.path)
     return entries
-
-
-def _halves(common: list[str], unpaired: int) -> tuple[list[str], list[str]]:
-    """Split the names found on both sides between the half that also takes the `unpaired`
-    files and the other, so that both get about the same work.
-
-    Names are dealt in turn (neighbours share a folder, so each half still reads folder by
-    folder, and large files spread evenly); the first half gets fewer of them.
-    """
-    total = len(common) + UNPAIRED_WEIGHT * unpaired
-    share = max(0, total // 2 - UNPAIRED_WEIGHT * unpaired) / len(common)
-    first: list[str] = []
-    second: list[str] = []
-    for index, name in enumerate(common):
-        # The first half takes a name whenever its running share passes a whole number.
-        (first if int((index + 1) * share) > int(index * share) else second).append(name)
-    return first, second
 
 
 def _unpaired(
@@ -236,16 +218,21 @@ _SCALE = 60000  # git's MAX_SCORE: scores are fractions of it
 def _signature(data: bytes) -> Counter[bytes]:
     """Bytes per chunk content: chunks end at a newline or after 64 bytes (a CR before the
     newline of a text file is left out, so CRLF and LF copies count as the same)."""
-    text = b"\0" not in data[:8000]
-    counts: Counter[bytes] = Counter()
     lines = data.split(b"\n")
     last = lines.pop()
-    pieces = [
-        line[:-1] + b"\n" if text and line.endswith(b"\r") else line + b"\n" for line in lines
-    ]
-    if last:
-        pieces.append(last)
-    for piece in pieces:
+    if b"\r" in data and b"\0" not in data[:8000]:
+        lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    # Most lines are one chunk with their newline: count them in C, then weigh each distinct
+    # one by its length (the same bytes per chunk as chunking them one by one).
+    occurrences = Counter(lines)
+    counts: Counter[bytes] = Counter()
+    long: list[bytes] = [last] if last else []
+    for line, times in occurrences.items():
+        if len(line) < _CHUNK:
+            counts[line + b"\n"] += times * (len(line) + 1)
+        else:
+            long += [line + b"\n"] * times
+    for piece in long:
         for start in range(0, len(piece), _CHUNK):
             chunk = piece[start : start + _CHUNK]
             counts[chunk] += len(chunk)
