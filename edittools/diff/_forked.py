@@ -39,8 +39,6 @@ def in_parallel(tasks: Sequence[Callable[[], Result]]) -> list[Result]:
     """
     if len(tasks) < 2 or not can_fork():
         return [task() for task in tasks]
-    import pickle  # only a forked run needs it
-
     per = -(-len(tasks) // QUEUE)
     claims, filler = os.pipe()
     queue = range(0, len(tasks), per)
@@ -59,6 +57,8 @@ def in_parallel(tasks: Sequence[Callable[[], Result]]) -> list[Result]:
     reaped = False
     try:
         done = _claimed(tasks, per, claims)
+        import pickle  # loaded while the child may still be busy
+
         data = _read_all(results)
         _, status = os.waitpid(pid, 0)
         reaped = True
