@@ -1,24 +1,25 @@
 """Tasks shared with a forked child (`in_parallel`): every result once, in order, whatever the
-child does; and tree diffs that give the same entries run in one process, two, or any order."""
+child does; and tree diffs that give the same entries run in one process, two, or any order.
+
+The scenarios that fork run in a fresh interpreter (`forked_scenarios`): threads that earlier
+tests of the session left running would rightly keep `in_parallel` to one process here.
+"""
 
 from __future__ import annotations
 
+import json
 import os
-import select
-import threading
-from collections.abc import Callable, Sequence
+import subprocess
+import sys
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 from diff_corpus import corpus
 
-from edittools.diff import line_diff_dirs, tree_diff
-from edittools.diff._files import _reader, _walk
-from edittools.diff._forked import QUEUE, can_fork, in_parallel
+from edittools.diff._files import _reader
+from edittools.diff._forked import in_parallel
 
-T = TypeVar("T")
-WAIT = 20.0  # seconds: a bound on waiting for the other process, never reached when it works
+HERE = Path(__file__).resolve().parent
 
 # Judged from the machine, not from `can_fork`, so that a `can_fork` that wrongly says no fails.
 forking = pytest.mark.skipif(
@@ -26,66 +27,45 @@ forking = pytest.mark.skipif(
 )
 
 
-def _meet(mine: int, theirs: int) -> bool:
-    """Signal `mine`, then wait (bounded) for `theirs`: only two processes at once both pass."""
-    os.write(mine, b"x")
-    ready, _, _ = select.select([theirs], [], [], WAIT)
-    return bool(ready)
+def fresh(scenario: str, *args: str) -> dict[str, object]:
+    """Run a scenario of `forked_scenarios` in a fresh interpreter; its result."""
+    code = (
+        "import json, sys, forked_scenarios\n"
+        f"print(json.dumps(forked_scenarios.{scenario}(*sys.argv[1:])))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.parents[1]), str(HERE)]))
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    result: dict[str, object] = json.loads(proc.stdout)
+    return result
 
 
 @forking
 def test_two_processes_take_tasks_at_once() -> None:
     """Two tasks that each wait for the other can only both finish in two processes."""
-    a_read, a_write = os.pipe()
-    b_read, b_write = os.pipe()
-    try:
-        results = in_parallel(
-            [
-                lambda: (_meet(a_write, b_read), os.getpid()),
-                lambda: (_meet(b_write, a_read), os.getpid()),
-            ]
-        )
-    finally:
-        for fd in (a_read, a_write, b_read, b_write):
-            os.close(fd)
-    assert [met for met, _ in results] == [True, True]
-    assert len({pid for _, pid in results}) == 2
-    assert os.getpid() in {pid for _, pid in results}
+    assert fresh("meet") == {"met": [True, True], "pids": 2, "here": True}
 
 
-def test_results_come_in_task_order_each_task_once(tmp_path: Path) -> None:
-    """More tasks than queue slots: runs of tasks share a slot, each task runs once in one of
-    the processes (they log each run to one file), results stay in order."""
-    count = QUEUE * 3 + 5
-    log = os.open(tmp_path / "runs", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+@forking
+def test_each_task_runs_once_in_one_of_the_processes_and_results_keep_their_order(
+    tmp_path: Path,
+) -> None:
+    """More tasks than queue slots: runs of tasks share a slot; the tasks log each run."""
+    result = fresh("each_once", str(tmp_path / "runs"))
+    assert result["in_order"] is True
+    assert result["runs"] == list(range(int(result["count"])))  # type: ignore[call-overload]
+    assert result["pids"] == 2 and result["waited"] == [True]
 
-    def task(index: int) -> int:
-        os.write(log, index.to_bytes(4, "little"))  # appends of 4 bytes do not interleave
-        return index * index
 
-    try:
-        results = in_parallel([lambda i=i: task(i) for i in range(count)])
-    finally:
-        os.close(log)
-    assert results == [i * i for i in range(count)]
-    runs = (tmp_path / "runs").read_bytes()
-    assert sorted(int.from_bytes(runs[k : k + 4], "little") for k in range(0, len(runs), 4)) == [
-        *range(count)
-    ]
+def test_results_keep_their_order_in_this_process_too() -> None:
+    assert in_parallel([lambda i=i: i * i for i in range(50)]) == [i * i for i in range(50)]
 
 
 @forking
 def test_a_child_is_forked_only_without_other_threads() -> None:
-    assert can_fork()
-    stop = threading.Event()
-    thread = threading.Thread(target=stop.wait)
-    thread.start()
-    try:
-        assert not can_fork()
-        assert in_parallel([os.getpid, os.getpid]) == [os.getpid()] * 2
-    finally:
-        stop.set()
-        thread.join()
+    assert fresh("threads") == {"alone": True, "beside_a_thread": False, "pids": 1}
 
 
 def test_fewer_than_two_tasks_run_here() -> None:
@@ -97,34 +77,7 @@ def test_fewer_than_two_tasks_run_here() -> None:
 @pytest.mark.parametrize("failure", ["raises", "exits", "unpicklable"])
 def test_a_failing_child_s_tasks_are_run_here(failure: str) -> None:
     """The child takes a task and fails in its own way: the parent runs that task itself."""
-    parent = os.getpid()
-    started_read, started_write = os.pipe()
-    waited: list[bool] = []
-
-    def task(index: int) -> tuple[int, int]:
-        if os.getpid() != parent:
-            os.write(started_write, b"x")
-            if failure == "raises":
-                raise RuntimeError("the child fails")
-            if failure == "exits":
-                os._exit(3)
-            return (index, _Unpicklable())
-        if not waited:  # the parent's first task waits until the child has taken one
-            waited.append(bool(select.select([started_read], [], [], WAIT)[0]))
-        return index, os.getpid()
-
-    try:
-        results = in_parallel([lambda i=i: task(i) for i in range(4)])
-    finally:
-        os.close(started_read)
-        os.close(started_write)
-    assert waited == [True]  # the child did take a task
-    assert results == [(i, parent) for i in range(4)]
-
-
-class _Unpicklable:
-    def __reduce__(self) -> str | tuple[object, ...]:
-        raise TypeError("not picklable")
+    assert fresh("failing", failure) == {"waited": [True], "all_here": True}
 
 
 def test_an_error_in_a_task_reaches_the_caller() -> None:
@@ -176,50 +129,28 @@ def trees(tmp_path: Path) -> tuple[Path, Path]:
     return tmp_path / "old", tmp_path / "new"
 
 
-def _in_reverse(tasks: Sequence[Callable[[], T]]) -> list[T]:
-    """A runner that runs the last task first: the result must not depend on the order."""
-    return [task() for task in reversed(tasks)][::-1]
-
-
-def _summary(entries: list[object]) -> list[tuple[object, ...]]:
-    return [
-        (e.path, e.old_path, e.similarity, e.result.operation, e.result.binary, e.result.counts())
-        for e in entries
-    ]
-
-
-@pytest.mark.parametrize("hunks", [True, False])
+@forking
 def test_tree_diff_is_the_same_in_one_process_in_two_and_in_any_order(
-    trees: tuple[Path, Path], hunks: bool
-) -> None:
-    old, new = trees
-    alone = line_diff_dirs(old, new, hunks=hunks)
-    shared = line_diff_dirs(old, new, hunks=hunks, parallel=True)
-    with _reader(old) as read_old, _reader(new) as read_new:
-        reordered = tree_diff(
-            _walk(old), _walk(new), read_old, read_new, hunks=hunks, run=_in_reverse
-        )
-    assert shared == alone
-    assert reordered == alone
-    assert len(alone) > 64  # several tasks' worth of changed files
-    paths = {entry.path for entry in alone}
-    assert {"crlf.txt", "binary.bin", "emptied.txt", "added.txt", "new/name.py"} <= paths
-    assert "same.txt" not in paths and "empty.txt" not in paths
-
-
-def test_counts_alone_equal_the_counts_of_the_hunks_on_every_path(
     trees: tuple[Path, Path],
 ) -> None:
     old, new = trees
-    full = _summary(line_diff_dirs(old, new))
-    assert _summary(line_diff_dirs(old, new, hunks=False, parallel=True)) == full
-    by_path = {row[0]: row for row in full}
-    assert by_path["crlf.txt"][5] == (1, 1)
-    assert by_path["no-newline.txt"][5] == (1, 1)
-    assert by_path["emptied.txt"][5] == (0, 1)
-    assert by_path["binary.bin"][4] and by_path["latin-1.css"][4]
-    assert by_path["new/name.py"][1:] == ("old/name.py", 90, "rename", False, (4, 4))  # git: 90%
-    assert by_path["elsewhere/same.md"][1:4] == ("moved/same.md", 100, "rename")
+    full = fresh("trees", str(old), str(new), "hunks")
+    counted = fresh("trees", str(old), str(new), "counts")
+    for result in (full, counted):
+        assert result["forked"] is True
+        assert result["same"] is True and result["same_in_reverse"] is True
+    # Counting alone gives the hunks' counts, on the edge files too.
+    assert counted["entries"] == full["entries"]
+    rows = {row[0]: row[1:] for row in full["entries"]}  # type: ignore[attr-defined]
+    assert len(rows) > 64  # several tasks' worth of changed files
+    assert "same.txt" not in rows and "empty.txt" not in rows
+    assert rows["crlf.txt"] == ["crlf.txt", None, "modify", False, 1, 1]
+    assert rows["no-newline.txt"][-2:] == [1, 1]
+    assert rows["emptied.txt"][-2:] == [0, 1]
+    assert rows["binary.bin"][3] is True and rows["latin-1.css"][3] is True
+    assert rows["new/name.py"] == ["old/name.py", 90, "rename", False, 4, 4]  # git: 90%
+    assert rows["elsewhere/same.md"] == ["moved/same.md", 100, "rename", False, 0, 0]
+    assert rows["added.txt"] == [None, None, "create", False, 1, 0]
 
 
 @pytest.mark.parametrize("size", [0, 1, (1 << 16) - 1, 1 << 16, (1 << 16) + 1, (3 << 20) + 7])
