@@ -3,14 +3,19 @@
 Setup downloads the two source distributions with ``pip download --no-deps --no-binary :all:``
 (once, cached under the system's temporary folder) and unpacks them. Then, in one run, each
 engine diffs the two trees as a process: ``edittools diff --numstat``, ``git diff --no-index
---stat`` and ``--numstat``, and ``diff -r``; the table gives the median wall time and the ratio to
-``git diff --no-index --stat``. The numstats are compared file by file: names, rename pairs and
-counts. Where the counts differ, GNU ``diff --minimal`` on that file says which side is
-minimal (git's default diff is not always minimal, and the engine's is).
+--stat`` and ``--numstat``, and ``diff -r``, in turn (interleaved, so a busy machine slows them
+alike); the table gives the minimum and median wall time, the ratio of the medians to ``git diff
+--no-index --stat`` and the load average around the runs. The package's bytecode is compiled
+first, as an installed package's is (with ``PYTHONDONTWRITEBYTECODE`` set, every run would
+otherwise compile the modules it imports). The numstats are compared file by file: names, rename
+pairs and counts. Where the counts differ, GNU ``diff --minimal`` on that file says which side
+is minimal (git's default diff is not always minimal, and the engine's is).
 """
 
 from __future__ import annotations
 
+import compileall
+import os
 import re
 import statistics
 import subprocess
@@ -47,14 +52,17 @@ def fetch(folder: Path, package: str = PACKAGE, releases: tuple[str, str] = RELE
     return trees
 
 
-def _timed(argv: list[str], cwd: Path, repeats: int) -> tuple[float, str]:
-    times, out = [], ""
+def _timed(
+    commands: dict[str, list[str]], cwd: Path, repeats: int
+) -> dict[str, tuple[list[float], str]]:
+    """Wall times of each command, run in turn `repeats` times, and its last output."""
+    results: dict[str, tuple[list[float], str]] = {name: ([], "") for name in commands}
     for _ in range(repeats):
-        start = time.perf_counter()
-        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
-        times.append(time.perf_counter() - start)
-        out = proc.stdout
-    return statistics.median(times), out
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
+            results[name] = ([*results[name][0], time.perf_counter() - start], proc.stdout)
+    return results
 
 
 def _git_rows(out: str, old: str, new: str) -> dict[str, tuple[str, str]]:
@@ -97,10 +105,11 @@ def _minimal(cwd: Path, old: str, new: str, name: str) -> tuple[str, str]:
     )
 
 
-def bench(repeats: int = 5) -> None:
+def bench(repeats: int = 9) -> None:
     """Fetch the trees and print the table and the numstat comparison."""
     folder = Path(tempfile.gettempdir()) / "edittools-bench-trees"
     old_tree, new_tree = fetch(folder)
+    compileall.compile_dir(Path(__file__).resolve().parent.parent / "edittools", quiet=1)
     old, new = old_tree.name, new_tree.name
     files = sum(1 for path in old_tree.rglob("*") if path.is_file())
     commands = {
@@ -109,14 +118,21 @@ def bench(repeats: int = 5) -> None:
         "git diff --no-index --numstat": ["git", "diff", "--no-index", "--numstat"],
         "diff -r": ["diff", "-r"],
     }
-    results = {name: _timed([*argv, old, new], folder, repeats) for name, argv in commands.items()}
-    git = results["git diff --no-index --stat"][0]
+    load_before = os.getloadavg()[0]
+    results = _timed({name: [*argv, old, new] for name, argv in commands.items()}, folder, repeats)
+    load_after = os.getloadavg()[0]
+    git = statistics.median(results["git diff --no-index --stat"][0])
     print(
         f"\n## {PACKAGE} {RELEASES[0]} -> {RELEASES[1]} source trees ({files} files in the old one)"
     )
-    print(f"{'engine':<32} {'median':>9} {'x git --stat':>13}")
-    for name, (seconds, _) in results.items():
-        print(f"{name:<32} {seconds:>8.3f}s {seconds / git:>13.3f}")
+    print(
+        f"{repeats} interleaved runs each; load average (1 min) {load_before:.2f} before, "
+        f"{load_after:.2f} after, on {os.cpu_count()} CPUs"
+    )
+    print(f"{'engine':<32} {'min':>8} {'median':>9} {'x git --stat':>13}")
+    for name, (times, _) in results.items():
+        median = statistics.median(times)
+        print(f"{name:<32} {min(times):>7.3f}s {median:>8.3f}s {median / git:>13.3f}")
     ours = _our_rows(results["edittools diff --numstat"][1])
     theirs = _git_rows(results["git diff --no-index --numstat"][1], old, new)
     same_names = ours.keys() == theirs.keys()

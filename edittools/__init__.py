@@ -11,9 +11,10 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
+    from edittools._choices import STATE_DIR_HELP, SYNTAX_POLICIES
     from edittools._errors import ToolError
     from edittools._external import ExternalWatcher
-    from edittools._options import STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
+    from edittools._options import SessionOptions
     from edittools._session import Session
     from edittools.artifacts import StreamEvent, ToolResult, artifact_of, value_of
     from edittools.dialects import adapt
@@ -33,8 +34,8 @@ __all__ = [
 ]
 
 _HOMES = {
-    "STATE_DIR_HELP": "edittools._options",
-    "SYNTAX_POLICIES": "edittools._options",
+    "STATE_DIR_HELP": "edittools._choices",
+    "SYNTAX_POLICIES": "edittools._choices",
     "ExternalWatcher": "edittools._external",
     "Session": "edittools._session",
     "SessionOptions": "edittools._options",

@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+
+from edittools._choices import SyntaxPolicy
 
 MiB = 1024 * 1024
-
-SyntaxPolicy = Literal["warn", "refuse", "off"]
-SYNTAX_POLICIES: tuple[str, ...] = get_args(SyntaxPolicy)
-"""What a change that breaks its file's syntax gets: a warning, a refusal, or no check."""
-
-STATE_DIR_HELP = (
-    "where to keep the tools' state (read records, journal, undo history), outside the root "
-    "(default: $EDITTOOLS_STATE_DIR, else $XDG_STATE_HOME/edittools, else "
-    "~/.local/state/edittools)"
-)
-"""The help text of every command's `--state-dir` (a `Session(state_dir=...)` in the library)."""
 
 
 @dataclass(frozen=True)

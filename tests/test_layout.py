@@ -40,6 +40,7 @@ LAYER_OF_PREFIX = {
     "edittools._contents": "state",
     "edittools._errors": "state",
     "edittools._options": "state",
+    "edittools._choices": "state",
     "edittools.tools": "tools",
     "edittools._session": "session",
     "edittools.dialects": "dialects",

@@ -7,17 +7,37 @@ caught in exactly one place (`main`) and become exit status 2 with a one-line me
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from typing import Any
-
-from edittools.cli import _demo, _review, _tools, _views, _watch
 
 __all__ = ["main"]
 
+_HOMES = {
+    "demo": "_demo",
+    "diff": "_views",
+    "preview": "_views",
+    "report": "_views",
+    "schema": "_views",
+    "read": "_tools",
+    "write": "_tools",
+    "edit": "_tools",
+    "apply-patch": "_tools",
+    "undo": "_tools",
+    "log": "_tools",
+    "serve": "_tools",
+    "checkpoints": "_review",
+    "rewind": "_review",
+    "review": "_review",
+    "watch": "_watch",
+}
+"""The module that registers each command: running one command imports and builds only its
+module's parsers (the whole set takes longer than a small diff)."""
 
-def _parser() -> argparse.ArgumentParser:
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of `command`'s module alone when it is one of ours."""
     parser = argparse.ArgumentParser(
         prog="edittools",
         description="Safe file tools for coding agents, and views of the diffs they make.",
@@ -26,13 +46,22 @@ def _parser() -> argparse.ArgumentParser:
         "--version", action=_Version, nargs=0, help="print the version of edittools and exit"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (_demo, _views, _tools, _review, _watch):
-        module.register(sub)
-    for command in sub.choices.values():
+    homes = [_HOMES[command]] if command in _HOMES else dict.fromkeys(_HOMES.values())
+    for home in homes:
+        import_module(f"{__name__}.{home}").register(sub)
+    for choice in sub.choices.values():
         # Docstrings are the descriptions: drop their indentation so paragraphs stay apart
         # and the example lines up with the text.
-        command.description = inspect.cleandoc(command.description or "")
+        choice.description = _cleandoc(choice.description or "")
     return parser
+
+
+def _cleandoc(doc: str) -> str:
+    """A docstring without its indentation, as ``inspect.cleandoc`` gives it (that module takes
+    longer to import than a small diff takes to run)."""
+    lines = doc.expandtabs().split("\n")
+    margin = min((len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()), default=0)
+    return "\n".join([lines[0].lstrip(), *(line[margin:] for line in lines[1:])]).strip("\n")
 
 
 class _Version(argparse.Action):
@@ -51,7 +80,8 @@ class _Version(argparse.Action):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _parser(argv[0] if argv else None).parse_args(argv)
     try:
         return int(args.run(args))
     except KeyboardInterrupt:

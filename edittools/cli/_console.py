@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +20,8 @@ def console() -> Console:
 
 def print_json(data: Any) -> None:
     """One JSON document on one line of standard output."""
+    import json
+
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 

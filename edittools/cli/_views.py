@@ -164,21 +164,29 @@ def _diff_dirs(args: argparse.Namespace) -> int:
         from edittools.diff import diff_dirs
         from edittools.render import render_stat
 
-        changeset = diff_dirs(old, new, context=args.context, rename_threshold=threshold)
+        changeset = diff_dirs(
+            old, new, context=args.context, rename_threshold=threshold, parallel=True
+        )
         if args.json:
             print_json(changeset.model_dump(mode="json", by_alias=True))
         else:
             render_stat(changeset.files, console())
         return 1 if changeset.files else 0
     from edittools.diff import line_diff_dirs
-    from edittools.render import wants_colour, write_line_diff
 
     entries = line_diff_dirs(
-        old, new, context=args.context, rename_threshold=threshold, hunks=not args.numstat
+        old,
+        new,
+        context=args.context,
+        rename_threshold=threshold,
+        hunks=not args.numstat,
+        parallel=True,
     )
     if args.numstat:
         sys.stdout.write("".join(_numstat(e.result, e.path, e.old_path) for e in entries))
         return 1 if entries else 0
+    from edittools.render import wants_colour, write_line_diff
+
     colour = wants_colour(sys.stdout)
     for index, entry in enumerate(entries):
         if index:

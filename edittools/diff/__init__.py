@@ -14,22 +14,27 @@ back into `FilePatch`es (`strip_components` removes leading names as ``patch -p`
 `hunks_payload` makes a payload of hunks whose full texts are unknown. `inline_spans` finds a
 hunk's word-level highlights (the payload's hunks carry them; plain hunks do not).
 
-The artifact models are loaded only where a payload is built, so importing this package for
-`line_diff` loads neither pydantic nor the models.
+Names are imported on first use (PEP 562), and the artifact models only where a payload is
+built: importing this package for `line_diff` or `line_diff_dirs` loads neither pydantic, the
+models, nor the patch parser.
 """
 
-from edittools.diff._errors import DiffError
-from edittools.diff._files import diff_dirs, diff_files, line_diff_dirs, line_diff_files
-from edittools.diff._inline import InlineSpans, inline_spans
-from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
-from edittools.diff._parse import is_unified, parse_unified, strip_components
-from edittools.diff._patch_model import FilePatch, PatchHunk
-from edittools.diff._payload import hunks_payload, payload_of
-from edittools.diff._snippet import snippet_diff
-from edittools.diff._span import diff_span, diff_spans
-from edittools.diff._texts import diff_buffers, diff_texts
-from edittools.diff._tree import RENAME_THRESHOLD, TreeEntry, tree_diff
-from edittools.diff._unified import hunk_header, unified_excerpt
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from edittools.diff._errors import DiffError
+    from edittools.diff._files import diff_dirs, diff_files, line_diff_dirs, line_diff_files
+    from edittools.diff._inline import InlineSpans, inline_spans
+    from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
+    from edittools.diff._parse import is_unified, parse_unified, strip_components
+    from edittools.diff._patch_model import FilePatch, PatchHunk
+    from edittools.diff._payload import hunks_payload, payload_of
+    from edittools.diff._snippet import snippet_diff
+    from edittools.diff._span import diff_span, diff_spans
+    from edittools.diff._texts import diff_buffers, diff_texts
+    from edittools.diff._tree import RENAME_THRESHOLD, TreeEntry, tree_diff
+    from edittools.diff._unified import hunk_header, unified_excerpt
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -60,3 +65,46 @@ __all__ = [
     "tree_diff",
     "unified_excerpt",
 ]
+
+_HOMES = {
+    "DEFAULT_BUDGET": "edittools.diff._line_diff",
+    "RENAME_THRESHOLD": "edittools.diff._tree",
+    "DiffError": "edittools.diff._errors",
+    "FilePatch": "edittools.diff._patch_model",
+    "InlineSpans": "edittools.diff._inline",
+    "LineDiff": "edittools.diff._line_diff",
+    "PatchHunk": "edittools.diff._patch_model",
+    "TreeEntry": "edittools.diff._tree",
+    "diff_buffers": "edittools.diff._texts",
+    "diff_dirs": "edittools.diff._files",
+    "diff_files": "edittools.diff._files",
+    "diff_span": "edittools.diff._span",
+    "diff_spans": "edittools.diff._span",
+    "diff_texts": "edittools.diff._texts",
+    "hunk_header": "edittools.diff._unified",
+    "hunks_payload": "edittools.diff._payload",
+    "inline_spans": "edittools.diff._inline",
+    "is_unified": "edittools.diff._parse",
+    "line_diff": "edittools.diff._line_diff",
+    "line_diff_dirs": "edittools.diff._files",
+    "line_diff_files": "edittools.diff._files",
+    "parse_unified": "edittools.diff._parse",
+    "payload_of": "edittools.diff._payload",
+    "snippet_diff": "edittools.diff._snippet",
+    "strip_components": "edittools.diff._parse",
+    "tree_diff": "edittools.diff._tree",
+    "unified_excerpt": "edittools.diff._unified",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(home), name)
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

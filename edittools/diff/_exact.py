@@ -25,7 +25,7 @@ from edittools.diff._myers import Block, diff_ids
 # Code points usable as ids: no NUL and no surrogates.
 _MAX_IDS = 0x10FFFF - (0xE000 - 0xD800)
 # Ids for the usual small diffs, made once (all below the surrogates).
-_ID_TABLE = [chr(code) for code in range(1, 1 << 13)]
+_ID_TABLE = list(map(chr, range(1, 1 << 13)))
 # Seconds per unit of squared distance (of the reduced problem): a cautious fit of the C++ engine
 # on code rewrites and on duplicate-heavy and shuffled inputs (measured 1.6e-9 to 5.2e-9).
 SECONDS_PER_D2 = 5e-9

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import mmap
 import time
-from typing import Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
-from edittools.diff._changes import Change
 from edittools.diff._collector import collector_paused
 from edittools.diff._engine import line_changes, line_counts
-from edittools.diff._heading import Headings
-from edittools.diff._hunks import PlainHunk, count_lines, plain_hunks
 from edittools.diff._lines import is_binary, valid_utf8
 from edittools.diff._mapped import Mapped
-from edittools.diff._unified import unified_text
+
+if TYPE_CHECKING:
+    from edittools.diff._changes import Change
+    from edittools.diff._hunks import PlainHunk
+
+# The hunk, heading and unified-text modules are imported where hunks are built or printed:
+# counting lines (``--numstat``) needs none of them.
 
 Operation = Literal["create", "modify", "delete", "rename"]
 
@@ -50,6 +53,8 @@ class LineDiff(NamedTuple):
         """Added and removed lines (0 and 0 for binary content)."""
         if self.line_counts is not None:
             return self.line_counts
+        from edittools.diff._hunks import count_lines
+
         return count_lines(self.hunks)
 
     def unified(self, path: str, old_path: str | None = None) -> str:
@@ -58,6 +63,8 @@ class LineDiff(NamedTuple):
         `old_path` labels the old side with its own name, as ``git diff --no-index`` does for
         two files (rename lines appear only when the operation is a rename).
         """
+        from edittools.diff._unified import unified_text
+
         source = old_path
         if self.binary:
             if self.identical and self.operation == "modify":
@@ -113,6 +120,9 @@ def line_diff(
     deadline = None if budget is None else time.monotonic() + budget
     if not hunks:
         return _counted(old_bytes, new_bytes, operation, new_checked, deadline)
+    from edittools.diff._heading import Headings
+    from edittools.diff._hunks import plain_hunks
+
     with collector_paused():
         changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
         if old_checked and new_checked and _changed_binary(new_bytes, changes):

@@ -10,10 +10,10 @@ that end at a newline or after 64 bytes, against the larger of the two sizes.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
-from collections.abc import Callable, Collection
-from typing import NamedTuple
+from collections.abc import Callable, Collection, Sequence
+from functools import partial
+from typing import NamedTuple, Protocol, TypeVar
 
 from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
 
@@ -21,9 +21,18 @@ RENAME_THRESHOLD = 0.5
 """Least similarity for a deleted and an added file to count as a rename (git's default)."""
 RENAME_LIMIT = 1000
 """Past this many deleted (or added) files, only identical contents are paired (as git)."""
+TASK_FILES = 32
+"""Files under the same name in both trees per task handed to a `Runner`."""
 _CHUNK = 64
 
 Reader = Callable[[str], bytes]
+_Result = TypeVar("_Result")
+
+
+class Runner(Protocol):
+    """Runs independent tasks, possibly several at once, and returns their results in order."""
+
+    def __call__(self, tasks: Sequence[Callable[[], _Result]], /) -> list[_Result]: ...
 
 
 class TreeEntry(NamedTuple):
@@ -48,34 +57,87 @@ def tree_diff(
     context: int = 3,
     budget: float | None = DEFAULT_BUDGET,
     hunks: bool = True,
+    run: Runner | None = None,
 ) -> list[TreeEntry]:
     """Diff the files of two trees: `old` and `new` name their files (``/``-separated).
 
     Returns the files that differ, in name order: modified, added, deleted and renamed (a pair
     at least `rename_threshold` similar; None turns rename detection off). Binary files are
-    reported, not diffed. Each file is read once, except rename candidates, read again for
-    their diff. `hunks` False gives line counts alone (`LineDiff.counts`), as ``--numstat`` needs.
+    reported, not diffed. Each file is read once. `hunks` False gives line counts alone
+    (`LineDiff.counts`), as ``--numstat`` needs. `run` runs the work as tasks of
+    `TASK_FILES` names each, in any order or at once (``in_parallel`` shares them with a child
+    process); the result is the same as without it.
     """
-    entries: list[TreeEntry] = []
     old_names, new_names = set(old), set(new)
-    for path in sorted(old_names & new_names):
-        before, after = read_old(path), read_new(path)
-        if before == after:
-            continue
-        result = line_diff(before, after, context=context, budget=budget, path=path, hunks=hunks)
-        if result.differ:
-            entries.append(TreeEntry(path, path, result))
+    common = sorted(old_names & new_names)
     deleted = sorted(old_names - new_names)
     added = sorted(new_names - old_names)
+
+    def changed(names: list[str]) -> list[TreeEntry]:
+        entries = []
+        for path in names:
+            before, after = read_old(path), read_new(path)
+            if before == after:
+                continue
+            result = line_diff(
+                before, after, context=context, budget=budget, path=path, hunks=hunks
+            )
+            if result.differ:
+                entries.append(TreeEntry(path, path, result))
+        return entries
+
+    def unpaired() -> list[TreeEntry]:
+        return _unpaired(
+            deleted,
+            added,
+            read_old,
+            read_new,
+            rename_threshold,
+            context=context,
+            budget=budget,
+            hunks=hunks,
+        )
+
+    if run is None:
+        entries = changed(common) + unpaired()
+    else:
+        # Consecutive names share a folder: each task reads folder by folder.
+        tasks = [unpaired] + [
+            partial(changed, common[start : start + TASK_FILES])
+            for start in range(0, len(common), TASK_FILES)
+        ]
+        entries = [entry for done in run(tasks) for entry in done]
+    entries.sort(key=lambda entry: entry.path)
+    return entries
+
+
+def _unpaired(
+    deleted: list[str],
+    added: list[str],
+    read_old: Reader,
+    read_new: Reader,
+    threshold: float | None,
+    *,
+    context: int,
+    budget: float | None,
+    hunks: bool,
+) -> list[TreeEntry]:
+    """The files found on one side only: renamed pairs, then deleted and added files."""
+    entries: list[TreeEntry] = []
+    sources: dict[str, bytes] = {}
+    targets: dict[str, bytes] = {}
     pairs: list[tuple[str, str, int]] = []
-    if rename_threshold is not None and deleted and added:
-        pairs = _renames(deleted, added, read_old, read_new, rename_threshold)
+    if threshold is not None and deleted and added:
+        # Rename candidates are read once, for the similarity and for the diff.
+        sources = {path: read_old(path) for path in deleted}
+        targets = {path: read_new(path) for path in added}
+        pairs = _renames(deleted, added, sources, targets, threshold)
     paired_old = {source for source, _, _ in pairs}
     paired_new = {target for _, target, _ in pairs}
     for source, target, score in pairs:
         result = line_diff(
-            read_old(source),
-            read_new(target),
+            sources[source],
+            targets[target],
             operation="rename",
             context=context,
             budget=budget,
@@ -85,26 +147,29 @@ def tree_diff(
         entries.append(TreeEntry(target, source, result, score))
     for path in deleted:
         if path not in paired_old:
-            result = line_diff(read_old(path), None, context=context, hunks=hunks)
-            entries.append(TreeEntry(path, path, result))
+            before = sources[path] if sources else read_old(path)
+            entries.append(
+                TreeEntry(path, path, line_diff(before, None, context=context, hunks=hunks))
+            )
     for path in added:
         if path not in paired_new:
-            result = line_diff(None, read_new(path), context=context, hunks=hunks)
-            entries.append(TreeEntry(path, None, result))
-    entries.sort(key=lambda entry: entry.path)
+            after = targets[path] if targets else read_new(path)
+            entries.append(
+                TreeEntry(path, None, line_diff(None, after, context=context, hunks=hunks))
+            )
     return entries
 
 
 def _renames(
     deleted: list[str],
     added: list[str],
-    read_old: Reader,
-    read_new: Reader,
+    sources: dict[str, bytes],
+    targets: dict[str, bytes],
     threshold: float,
 ) -> list[tuple[str, str, int]]:
     """Pairs ``(old name, new name, percent)``: identical contents, then the most similar."""
-    sources = {path: read_old(path) for path in deleted}
-    targets = {path: read_new(path) for path in added}
+    import hashlib  # only rename candidates need it
+
     by_digest: dict[bytes, list[str]] = {}
     for path in deleted:
         by_digest.setdefault(hashlib.blake2b(sources[path]).digest(), []).append(path)
@@ -153,16 +218,21 @@ _SCALE = 60000  # git's MAX_SCORE: scores are fractions of it
 def _signature(data: bytes) -> Counter[bytes]:
     """Bytes per chunk content: chunks end at a newline or after 64 bytes (a CR before the
     newline of a text file is left out, so CRLF and LF copies count as the same)."""
-    text = b"\0" not in data[:8000]
-    counts: Counter[bytes] = Counter()
     lines = data.split(b"\n")
     last = lines.pop()
-    pieces = [
-        line[:-1] + b"\n" if text and line.endswith(b"\r") else line + b"\n" for line in lines
-    ]
-    if last:
-        pieces.append(last)
-    for piece in pieces:
+    if b"\r" in data and b"\0" not in data[:8000]:
+        lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    # Most lines are one chunk with their newline: count them in C, then weigh each distinct
+    # one by its length (the same bytes per chunk as chunking them one by one).
+    occurrences = Counter(lines)
+    counts: Counter[bytes] = Counter()
+    long: list[bytes] = [last] if last else []
+    for line, times in occurrences.items():
+        if len(line) < _CHUNK:
+            counts[line + b"\n"] += times * (len(line) + 1)
+        else:
+            long += [line + b"\n"] * times
+    for piece in long:
         for start in range(0, len(piece), _CHUNK):
             chunk = piece[start : start + _CHUNK]
             counts[chunk] += len(chunk)

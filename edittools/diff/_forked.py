@@ -1,0 +1,125 @@
+"""`in_parallel`: independent tasks run by this process and a forked child, each taking the next.
+
+A tree diff spends its time opening files and diffing lines in Python, which holds the global
+interpreter lock: threads would only take turns. A child forked after the imports starts in
+about a millisecond and shares the parent's memory copy-on-write, tasks included. Both
+processes take task numbers from one pipe, filled before the fork: a read of one number is
+atomic, so every task runs once, and whichever process is free takes the next one (a large
+file in one task does not leave the other process idle). The child sends its results back
+pickled through a second pipe.
+
+The child is only a helper. When it cannot help (no ``fork``, a single CPU, other threads
+running: a child forked from a threaded process can deadlock on a lock some thread held) or
+it fails in any way, the parent runs the tasks it lacks results for itself, so results and
+errors are always those of a run in one process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from typing import TypeVar
+
+Result = TypeVar("Result")
+
+QUEUE = 1024
+"""Most numbers in the queue: one page of the pipe, which takes them without blocking. Past
+that many tasks, each number stands for a run of consecutive tasks."""
+_TOKEN = 4
+_READ = 1 << 20
+
+
+def in_parallel(tasks: Sequence[Callable[[], Result]]) -> list[Result]:
+    """Run independent `tasks` here and in a forked child when that can help; results in order.
+
+    Results must be picklable.
+    """
+    if len(tasks) < 2 or not can_fork():
+        return [task() for task in tasks]
+    per = -(-len(tasks) // QUEUE)
+    claims, filler = os.pipe()
+    queue = range(0, len(tasks), per)
+    os.write(filler, b"".join(index.to_bytes(_TOKEN, "little") for index in queue))
+    os.close(filler)  # an empty queue now reads as the end
+    results, sender = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (claims, results, sender):
+            os.close(fd)
+        return [task() for task in tasks]
+    if pid == 0:  # pragma: no cover - the child; its results are checked in the parent
+        _child(tasks, per, claims, results, sender)
+    os.close(sender)
+    reaped = False
+    try:
+        done = _claimed(tasks, per, claims)
+        import pickle  # loaded while the child may still be busy
+
+        data = _read_all(results)
+        _, status = os.waitpid(pid, 0)
+        reaped = True
+    finally:
+        os.close(claims)
+        os.close(results)
+        if not reaped:  # the parent failed or was interrupted: the child's work is moot
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) == 0:
+        with suppress(Exception):  # a garbled result: the missing tasks run here below
+            done.update(pickle.loads(data))
+    return [done[index] if index in done else task() for index, task in enumerate(tasks)]
+
+
+def can_fork() -> bool:
+    """Whether a forked helper can run beside this process: fork exists, two CPUs are ours,
+    and no other thread runs (only the main thread would exist in the child)."""
+    if not hasattr(os, "fork"):
+        return False
+    threading = sys.modules.get("threading")  # not imported: no thread was started from Python
+    if threading is not None and threading.active_count() > 1:
+        return False
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    return (len(cpus) if cpus is not None else os.cpu_count() or 1) > 1
+
+
+def _claimed(tasks: Sequence[Callable[[], Result]], per: int, claims: int) -> dict[int, Result]:
+    """Run the tasks whose numbers this process reads from the queue (each the first of `per`
+    consecutive tasks), until it is empty."""
+    done: dict[int, Result] = {}
+    while len(token := os.read(claims, _TOKEN)) == _TOKEN:
+        first = int.from_bytes(token, "little")
+        for index in range(first, min(first + per, len(tasks))):
+            done[index] = tasks[index]()
+    return done
+
+
+def _child(
+    tasks: Sequence[Callable[[], object]], per: int, claims: int, results: int, sender: int
+) -> None:  # pragma: no cover - runs in the child
+    """Run claimed tasks, write their pickled results, and leave without running the parent's
+    clean-up (exit handlers, buffered output, finally blocks up the stack are the parent's)."""
+    import pickle
+
+    status = 1
+    try:
+        os.close(results)
+        data = pickle.dumps(_claimed(tasks, per, claims), protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(sender, view) :]
+        status = 0
+    except BaseException:  # any failure: the parent runs these tasks itself
+        pass
+    finally:
+        os._exit(status)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, _READ):
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -1,0 +1,82 @@
+"""Each command builds only its own module's parsers, with the same help the whole set has."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_harness import child_env
+
+from edittools.cli import _HOMES, _cleandoc, _parser
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def test_every_command_has_its_home_module_and_that_module_registers_it() -> None:
+    everything = _commands(_parser())
+    assert list(everything) == list(_HOMES)
+    for command, home in _HOMES.items():
+        alone = _commands(_parser(command))
+        assert command in alone
+        assert set(alone) == {name for name, where in _HOMES.items() if where == home}
+
+
+@pytest.mark.parametrize("command", list(_HOMES))
+def test_a_command_s_own_parser_gives_the_same_help_as_the_whole_set(command: str) -> None:
+    assert (
+        _commands(_parser(command))[command].format_help()
+        == _commands(_parser())[command].format_help()
+    )
+
+
+def test_descriptions_are_the_docstrings_as_inspect_cleans_them() -> None:
+    checked = 0
+    for command, parser in _commands(_parser()).items():
+        run = parser.get_default("run")
+        if run is not None and run.__doc__ and parser.description:
+            assert parser.description == inspect.cleandoc(run.__doc__), command
+            checked += 1
+    assert checked >= 10
+    for doc in ["", "one", "  first\n\n      deep\n    less\n\t tab\n\n", "\n\n  a\n  b\n  "]:
+        assert _cleandoc(doc) == inspect.cleandoc(doc), doc
+
+
+@pytest.mark.integration
+def test_a_tree_numstat_loads_neither_other_commands_nor_hunks_models_or_render(
+    tmp_path: Path,
+) -> None:
+    for side, text in (("a", "x\n"), ("b", "y\n")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "f.txt").write_text(text)
+    code = (
+        "import json, sys\n"
+        "from edittools.cli import main\n"
+        "status = main(['diff', '--numstat', 'a', 'b'])\n"
+        "sys.stderr.write(json.dumps([status, sorted(sys.modules)]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        check=True,
+    )
+    status, modules = json.loads(proc.stderr)
+    assert (status, proc.stdout) == (1, "1\t1\tf.txt\n")
+    ours = {m for m in modules if m.startswith("edittools")}
+    assert {m for m in ours if m.startswith("edittools.cli.")} == {
+        "edittools.cli._console",
+        "edittools.cli._views",
+    }
+    for heavy in ("edittools.render", "edittools.diff._hunks", "edittools.diff._parse"):
+        assert heavy not in ours
+    assert not {"pydantic", "rich", "dataclasses", "inspect"} & set(modules)
