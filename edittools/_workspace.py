@@ -36,6 +36,7 @@ from sandbox import (
     Sandbox,
     SandboxError,
     Splice,
+    Staged,
     Version,
     digest_of,
 )
@@ -99,8 +100,9 @@ class Planned:
     """One file of a change to commit: `after` None deletes; `before` None creates.
 
     `after` may be a list of pieces (views of `before` and new bytes), written without joining,
-    or a `Splice` of the file as it is (a file larger than memory: `before` is then None although
-    the file exists, and `before_version` is its version).
+    or a `Splice` of the file as it is, or a `Staged` one written while the file was read (a file
+    larger than memory: `before` is then None although the file exists, and `before_version` is
+    its version).
     `span`, when the caller knows it, is the one byte span of `before` the change replaced (else
     it is found by comparing the two contents).
     """
@@ -108,7 +110,7 @@ class Planned:
     path: str
     before: bytes | None
     before_version: Version | None
-    after: bytes | Sequence[bytes | memoryview] | Splice | None
+    after: bytes | Sequence[bytes | memoryview] | Splice | Staged | None
     span: Span | None = None
     after_digest: str | None = None
     """What `after` must hash to, when it was rebuilt to match a kept content."""
@@ -304,7 +306,7 @@ class Workspace:
         assert p.after is not None
         if self.sandbox.store.has(digest):  # e.g. an undo puts back a content kept before
             return digest
-        if isinstance(p.after, Splice):
+        if isinstance(p.after, Splice | Staged):
             # A spliced file is larger than memory: kept only as a recipe of one small span.
             spans = p.after.spans
             if len(spans) != 1 or len(spans[0][2]) > _RECIPE_BYTES or p.before_version is None:

@@ -32,6 +32,12 @@ class Digester:
         """Add the next piece of the content."""
         self._hash.update(data)
 
+    def copy(self) -> Digester:
+        """An independent digester that has been fed what this one has."""
+        twin = Digester()
+        twin._hash = self._hash.copy()
+        return twin
+
     def hexdigest(self) -> str:
         """The digest of everything added so far."""
         return self._hash.hexdigest()

@@ -43,6 +43,7 @@ __all__ = [
     "read_open",
     "remove_dir",
     "same_inode_state",
+    "take_mode",
     "temp_name",
 ]
 
@@ -248,6 +249,14 @@ def _too_large(display: str, size: int, cap: int) -> SandboxError:
         "streams it; or change it with another tool.",
         path=display,
     )
+
+
+def take_mode(fd: int, like: os.stat_result) -> None:
+    """Give the temp file `fd` the owner (where allowed) and permission bits of `like`."""
+    with contextlib.suppress(PermissionError):
+        if (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
+            os.fchown(fd, like.st_uid, like.st_gid)
+    os.fchmod(fd, stat.S_IMODE(like.st_mode))
 
 
 def temp_name() -> str:

@@ -40,8 +40,8 @@ _SKIPPED = (
 def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
     """Apply `params` to the large file `path` without reading it into memory (lock held)."""
     step = max(ws.options.scan_chunk_bytes, 1)
-    with ws.sandbox.open_reader(path) as reader:
-        fd = reader.fileno()
+    with ws.sandbox.splice_writer(path) as writer:
+        fd = writer.fileno()
         _check_text(path, os.pread(fd, 4096, 0))
         needle, replacement = params.old_string.encode(), params.new_string.encode()
         if needle == replacement:
@@ -51,11 +51,17 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
                 "Put the text you want in new_string.",
             )
         tier = "exact"
-        found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step)
+        # The new file is written by the kernel on another thread while the scan reads on.
+        live = None if ws.dry_run else writer
+        found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
+                     writer=live)  # fmt: skip
         if not found.count and _BARE_LF.search(needle) and _crlf_file(fd):
             tier = "newlines"
             needle, replacement = _crlf(needle), _crlf(replacement)
-            found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step)
+            if live is not None:
+                writer.reset()
+            found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
+                         writer=live)  # fmt: skip
         version = found.version
         assert version is not None
         ensure_fresh(ws, path, None, version)
@@ -63,8 +69,8 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
         assert found.new_digest is not None
         spans = tuple((s, s + len(needle), replacement) for s in found.starts)
         payload = windowed_diff(fd, version.size, path, spans, found.lines)
-        splice = Splice(spans, version.size, found.new_digest)
-        new_version = commit(ws, path, None, version, splice)
+        staged = None if live is None else writer.finish(version.size, found.new_digest)
+        new_version = commit(ws, path, None, version, staged)
     payload = with_refs(ws, payload, version.digest, digest(new_version))
     payload = payload.model_copy(update={"match": tier})
     first = summary("Edited", payload)
