@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -234,42 +235,56 @@ def _fill_lines(fd: int, starts: list[int], lines: list[int], at: int, newlines:
 
 
 def hash_counting(
-    fd: int, upto: int, *, chunk: int = SCAN_CHUNK, replace: tuple[int, int, bytes] | None = None
-) -> tuple[Version, int, str | None]:
-    """The version of the open file `fd`, the 1-based line holding offset `upto`, and, when
-    `replace` is `(start, end, data)`, the digest of the file with `[start, end)` replaced by
-    `data` — all in one pass over the file (the second digest costs CPU, not another read)."""
-    digest = Digester()
-    replaced = None if replace is None else Digester()
-    inserted = False
+    fd: int, spans: Sequence[tuple[int, int, bytes]], *, chunk: int = SCAN_CHUNK
+) -> tuple[Version, list[int], str]:
+    """The version of the open file `fd`, the 1-based line holding the start of each span, and
+    the digest of the file with each span ``(start, end, data)`` (in order, not overlapping)
+    replaced by its data — all in one pass over the file (the second digest costs CPU, not
+    another read)."""
+    digest, replaced = Digester(), Digester()
+    lines: list[int] = []
     at = newlines = 0
+    state = (0, 0)
     while piece := os.pread(fd, chunk, at):
         digest.update(piece)
-        if at < upto:
-            newlines += piece.count(b"\n", 0, upto - at)
-        if replace is not None and replaced is not None:
-            inserted = _feed_replaced(replaced, memoryview(piece), at, replace, inserted)
-        at += len(piece)
-    if replace is not None and replaced is not None and not inserted:
-        replaced.update(replace[2])
+        stop = at + len(piece)
+        for start, _, _ in spans[len(lines) :]:
+            if start >= stop:
+                break
+            lines.append(newlines + piece.count(b"\n", 0, start - at) + 1)
+        if len(lines) < len(spans):  # lines are counted only as far as a span needs them
+            newlines += piece.count(b"\n")
+        state = _feed_replaced(replaced, memoryview(piece), at, spans, state)
+        at = stop
+    lines += [newlines + 1] * (len(spans) - len(lines))  # spans at the very end
+    for _, _, data in spans[state[0] :]:
+        replaced.update(data)
     st = os.fstat(fd)
     version = Version(digest.hexdigest(), at, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
                       time.time_ns())  # fmt: skip
-    return version, newlines + 1, None if replaced is None else replaced.hexdigest()
+    return version, lines, replaced.hexdigest()
 
 
 def _feed_replaced(
-    digest: Digester, piece: memoryview, at: int, replace: tuple[int, int, bytes], inserted: bool
-) -> bool:
-    """Feed `digest` the part of `piece` (at offset `at`) that the replaced content keeps, with
-    the replacement in its place; return whether the replacement has been fed."""
-    start, end, data = replace
+    digest: Digester,
+    piece: memoryview,
+    at: int,
+    spans: Sequence[tuple[int, int, bytes]],
+    state: tuple[int, int],
+) -> tuple[int, int]:
+    """Feed `digest` what the replaced content holds for `piece` (at offset `at`): the bytes it
+    keeps, each span's data in its place. `state` is (the next span not fed, the offset up to
+    which the old bytes are fed or skipped); the new state is returned."""
+    k, pos = state
     stop = at + len(piece)
-    if at < start:
-        digest.update(piece[: min(stop, start) - at])
-    if not inserted and stop >= start:
+    while k < len(spans) and spans[k][0] < stop:
+        start, end, data = spans[k]
+        if pos < start:
+            digest.update(piece[pos - at : start - at])
         digest.update(data)
-        inserted = True
-    if stop > end:
-        digest.update(piece[max(at, end) - at :])
-    return inserted
+        pos = max(pos, end)
+        k += 1
+    if pos < stop:
+        digest.update(piece[max(pos, at) - at :])
+        pos = stop
+    return k, pos

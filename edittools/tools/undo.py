@@ -84,6 +84,8 @@ def _by_recipe(ws: Workspace, change: Change, current: bytes) -> Span | None:
     recipe = ws.recipe(change.after_digest or "")
     if recipe is None or recipe.base != change.before_blob or not plain_utf8(current):
         return None
+    if recipe.more:
+        return None  # several spans (a streamed change): the whole-file path
     end = recipe.start + len(recipe.middle)
     if current[recipe.start : end] != recipe.middle:
         return None

@@ -61,30 +61,27 @@ def test_a_pass_finds_and_writes_what_bytes_replace_does(
 
 
 @given(
-    data=st.binary(max_size=300),
-    cut=st.tuples(st.integers(0, 300), st.integers(0, 300)),
-    replacement=st.binary(max_size=20),
+    data=st.binary(max_size=300).map(lambda b: bytes(b"ab\n"[x % 3] for x in b)),
+    cuts=st.lists(st.integers(0, 300), max_size=8),
+    replacements=st.lists(st.binary(max_size=20), min_size=4, max_size=4),
     chunk=st.integers(1, 64),
 )
 def test_the_replaced_digest_is_the_digest_of_the_replaced_bytes(
-    data: bytes, cut: tuple[int, int], replacement: bytes, chunk: int
+    data: bytes, cuts: list[int], replacements: list[bytes], chunk: int
 ) -> None:
-    start, end = sorted(min(x, len(data)) for x in cut)
+    """Several spans (empty ones, ones across chunks, at the very end) and their lines."""
+    points = sorted(min(x, len(data)) for x in cuts)
+    spans = [
+        (a, b, replacements[k % 4])
+        for k, (a, b) in enumerate(zip(points[::2], points[1::2], strict=False))
+    ]
     with tempfile.TemporaryFile() as fh:
         fh.write(data)
         fh.flush()
-        version, line, replaced = hash_counting(
-            fh.fileno(), start, chunk=chunk, replace=(start, end, replacement)
-        )
+        version, lines, replaced = hash_counting(fh.fileno(), spans, chunk=chunk)
+    want, at = b"", 0
+    for start, stop, new in spans:
+        want, at = want + data[at:start] + new, stop
     assert version.digest == digest_of(data) and version.size == len(data)
-    assert line == data.count(b"\n", 0, start) + 1
-    assert replaced == digest_of(data[:start] + replacement + data[end:])
-
-
-def test_without_a_replacement_there_is_no_second_digest() -> None:
-    with tempfile.TemporaryFile() as fh:
-        fh.write(b"a\nb\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-        version, line, replaced = hash_counting(fh.fileno(), 2, chunk=3)
-    assert (version.digest, line, replaced) == (digest_of(b"a\nb\n"), 2, None)
+    assert lines == [data.count(b"\n", 0, start) + 1 for start, _, _ in spans]
+    assert replaced == digest_of(want + data[at:])

@@ -141,6 +141,23 @@ def test_undo_restores_the_exact_bytes(tmp_path: Path) -> None:
         assert (tmp_path / "big.txt").read_bytes() == DATA
 
 
+def test_a_replace_all_is_undone_by_putting_every_place_back(tmp_path: Path) -> None:
+    """Each place of a streamed replace_all is kept as a span of the change's recipe: the result
+    has a new_ref, and undo splices the old bytes back into every place."""
+    # "value 0000" ends rows k with 7k % 100000 < 10: 21 places, some across chunk borders
+    old, new = b"value 0000", b"V\nvalue-0000"
+    assert DATA.count(old) > 10
+    result = edited(tmp_path, old, new, replace_all=True)
+    ref = result.artifact.payload.new_ref
+    with session(tmp_path) as s:
+        assert not s.sandbox.store.has(ref)  # not a copy: rebuilt from the snapshot and the spans
+        assert s.workspace.content(ref) == DATA.replace(old, new)
+        undone = s.undo("big.txt")
+        assert not undone.is_error, undone.value
+        check_payload(tmp_path, undone.artifact.payload, DATA.replace(old, new), DATA)
+    assert (tmp_path / "big.txt").read_bytes() == DATA
+
+
 def test_undo_refuses_a_snapshot_whose_span_was_changed(tmp_path: Path) -> None:
     """The span put back comes from the snapshot: bytes that are not what the change replaced
     (a damaged or tampered snapshot) are refused before anything is written."""
