@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from sandbox import Digester, SpliceWriter, Version
 
-__all__ = ["SCAN_CHUNK", "Scan", "hash_counting", "scan"]
+__all__ = ["FIND_KEPT", "SCAN_CHUNK", "Scan", "find_lines", "hash_counting", "scan"]
 
 SCAN_CHUNK = 8 << 20
 """Bytes read at a time (three buffers of this and the carried tail: the most one pass holds)."""
@@ -232,6 +232,50 @@ def _fill_lines(fd: int, starts: list[int], lines: list[int], at: int, newlines:
             at += len(piece)
         if not lines[k]:
             lines[k] = line
+
+
+FIND_KEPT = 100_000
+"""The most places `find_lines` keeps of one needle (a needle found more often is ambiguous)."""
+
+
+def find_lines(
+    fd: int, needles: Sequence[bytes], *, chunk: int = SCAN_CHUNK
+) -> list[list[tuple[int, int]]]:
+    """Where each needle (not empty) occurs at the start of a line of the open file `fd`, as
+    ``(offset, 1-based line)`` in file order (overlapping places too) — all needles in one pass.
+
+    Each chunk is searched with the last `max(len(needle))` bytes before it, so a place across
+    a border is found and the byte before it (a newline, or none at the file's start) is seen.
+    """
+    found: list[list[tuple[int, int]]] = [[] for _ in needles]
+    tail = max(map(len, needles))
+    nexts = [0] * len(needles)  # for each needle, the first offset not yet searched
+    carry = b""
+    base = newlines = 0  # the offset of the next read; the newlines before it
+    while True:
+        piece = os.pread(fd, chunk, base)
+        buf = carry + piece if carry else piece
+        origin = base - len(carry)
+        hits = []
+        for k, needle in enumerate(needles):
+            pos = max(nexts[k] - origin, 0)
+            while (i := buf.find(needle, pos)) >= 0:
+                if buf[i - 1 : i] == b"\n" or (i == 0 and origin == 0):
+                    hits.append((i, k))
+                pos = i + 1
+            nexts[k] = origin + max(len(buf) - len(needle) + 1, 0)
+        hits.sort()
+        line, at = newlines - carry.count(b"\n") + 1, 0
+        for i, k in hits:
+            line += buf.count(b"\n", at, i)
+            at = i
+            if len(found[k]) < FIND_KEPT:
+                found[k].append((origin + i, line))
+        if not piece:
+            return found
+        newlines += piece.count(b"\n")
+        carry = buf[-tail:]
+        base += len(piece)
 
 
 def hash_counting(

@@ -27,7 +27,7 @@ from edittools.tools._params import EditParams
 from edittools.tools._scan import Scan, hash_counting, scan
 from sandbox import SandboxError, Splice, bom_candidates, looks_binary
 
-__all__ = ["streamed_edit", "streamed_undo", "windowed_diff"]
+__all__ = ["check_text", "streamed_edit", "streamed_undo", "windowed_diff"]
 
 _CONTEXT = 3
 _BARE_LF = re.compile(rb"(?<!\r)\n")
@@ -42,7 +42,7 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
     step = max(ws.options.scan_chunk_bytes, 1)
     with ws.sandbox.splice_writer(path) as writer:
         fd = writer.fileno()
-        _check_text(path, os.pread(fd, 4096, 0))
+        check_text(path, os.pread(fd, 4096, 0))
         needle, replacement = params.old_string.encode(), params.new_string.encode()
         if needle == replacement:
             raise ToolError(
@@ -81,7 +81,7 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
     return change_result(f"{first}\n{unified_excerpt(payload.unified)}", payload, None)
 
 
-def _check_text(path: str, head: bytes) -> None:
+def check_text(path: str, head: bytes) -> None:
     """Refuse what a byte match cannot edit faithfully: UTF-16/32 text, binary files."""
     if any(encoding != "utf-8-sig" for encoding, _ in bom_candidates(head)):
         raise ToolError(

@@ -275,3 +275,121 @@ def test_a_killed_streamed_write_leaves_old_or_new_bytes(tmp_path: Path) -> None
         shutil.rmtree(root)
     # Killed at once it left the old bytes; killed after its end, the new ones.
     assert outcomes[0] is False and outcomes[-1] is True, outcomes
+
+
+def git_patch(tmp_path: Path, old: bytes, new: bytes, context: int = 3) -> str:
+    """The unified diff git makes between two versions of big.txt (the oracle's own patch)."""
+    pair = tmp_path.parent / f"{tmp_path.name}-pair"
+    (pair / "a").mkdir(parents=True)
+    (pair / "b").mkdir()
+    (pair / "a" / "big.txt").write_bytes(old)
+    (pair / "b" / "big.txt").write_bytes(new)
+    out = subprocess.run(["git", "diff", "--no-index", f"-U{context}", "a/big.txt", "b/big.txt"],
+                         cwd=pair, capture_output=True, check=False).stdout  # fmt: skip
+    shutil.rmtree(pair)
+    hunks = out[out.index(b"\n@@ ") + 1 :].decode()
+    return f"--- a/big.txt\n+++ b/big.txt\n{hunks}"
+
+
+def changed_rows(data: bytes, edits: dict[int, bytes]) -> bytes:
+    """`data` with whole rows replaced: row number (1-based) -> its new bytes."""
+    lines = data.splitlines(keepends=True)
+    for number, new in sorted(edits.items(), reverse=True):
+        lines[number - 1 : number] = [new]
+    return b"".join(lines)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_patch_of_several_hunks_streams_through_a_large_file(
+    tmp_path: Path, newline: str
+) -> None:
+    data = rows(150_000, newline)
+    nl = newline.encode()
+    # Hunks at the very start and end, across chunk borders, and rows removed and added.
+    new = changed_rows(data, {1: b"first" + nl, 34_133: b"", 34_140: b"a" + nl + b"b" + nl,
+                              100_000: b"middle" + nl, 150_000: b"last" + nl})  # fmt: skip
+    patch = git_patch(tmp_path, data, new)
+    assert patch.count("@@ -") == 4
+    (tmp_path / "big.txt").write_bytes(data)
+    with session(tmp_path) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+        payload = result.artifact.payload
+        assert payload.match == "exact" and payload.new_ref is not None
+        assert (tmp_path / "big.txt").read_bytes() == new
+        check_payload(tmp_path, payload, data, new)
+        undone = s.undo("big.txt")
+        assert not undone.is_error, undone.value
+    assert (tmp_path / "big.txt").read_bytes() == data
+
+
+def test_a_codex_patch_streams_when_its_context_is_unique(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    patch = ("*** Begin Patch\n*** Update File: big.txt\n@@\n row 0077776 value 44432\n"
+             "-row 0077777 value 44439\n+row 77777 changed\n row 0077778 value 44446\n"
+             "*** End Patch\n")  # fmt: skip
+    with session(tmp_path) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+    want = DATA.replace(b"row 0077777 value 44439\n", b"row 77777 changed\n")
+    assert (tmp_path / "big.txt").read_bytes() == want
+    check_payload(tmp_path, result.artifact.payload, DATA, want)
+
+
+def test_a_unified_hunk_takes_the_place_nearest_its_stated_line(tmp_path: Path) -> None:
+    """The same context occurs many times: the header's line decides (and a file changed above
+    the hunk since the patch was made shifts it, as patch's offset search does)."""
+    data = b"".join(b"same\ncontext\nsame\n" if k % 1000 == 0 else b"row %06d\n" % k
+                    for k in range(200_000))  # fmt: skip
+    (tmp_path / "big.txt").write_bytes(data)
+    at = data.index(b"same\ncontext\nsame\n", data.index(b"row 120001"))  # the 121st of 200
+    line = data.count(b"\n", 0, at) + 2  # its "context" line
+    new = changed_rows(data, {line: b"CHANGED\n"})
+    patch = git_patch(tmp_path, data, new, context=1)
+    assert patch.count("@@ -") == 1
+    with session(tmp_path) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+    assert (tmp_path / "big.txt").read_bytes() == new
+
+
+def test_a_patch_that_does_not_match_changes_no_file(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    (tmp_path / "small.txt").write_text("one\ntwo\n")
+    patch = (
+        "--- a/small.txt\n+++ b/small.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n"
+        "--- a/big.txt\n+++ b/big.txt\n@@ -5,3 +5,3 @@\n row 0000005 value 00035\n"
+        "-row 0000006 value 00043\n+changed\n row 0000007 value 00049\n"
+    )
+    with session(tmp_path) as s, unchanged(tmp_path):
+        check_error(s.apply_patch(patch), "patch_conflict", "exact", "tolerant tiers")
+    fixed = patch.replace("value 00043", "value 00042")
+    with session(tmp_path) as s:
+        result = s.apply_patch(fixed)
+        assert not result.is_error, result.value
+    assert (tmp_path / "small.txt").read_text() == "one\nTWO\n"
+    assert (tmp_path / "big.txt").read_bytes() == DATA.replace(b"row 0000006 value 00042\n",
+                                                               b"changed\n")  # fmt: skip
+
+
+def test_a_hunk_matches_whole_lines_only(tmp_path: Path) -> None:
+    data = b"cab\n" + DATA + b"ab\n"  # "ab\n" ends the first line, and is the last one
+    (tmp_path / "big.txt").write_bytes(data)
+    patch = "*** Begin Patch\n*** Update File: big.txt\n@@\n-ab\n+AB\n*** End Patch\n"
+    with session(tmp_path) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+    assert (tmp_path / "big.txt").read_bytes() == data[:-3] + b"AB\n"
+
+
+def test_what_does_not_stream_is_refused_saying_what_does(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s, unchanged(tmp_path):
+        s.read("big.txt")
+        edits = [{"old_string": "row 0000005", "new_string": "x"}]
+        check_error(s.multi_edit("big.txt", edits), "too_large", "multi_edit does not stream",
+                    "an exact edit", "apply_patch update")  # fmt: skip
+        delete = "*** Begin Patch\n*** Delete File: big.txt\n*** End Patch\n"
+        check_error(s.apply_patch(delete), "too_large", "update section")
+        insert = "--- a/big.txt\n+++ b/big.txt\n@@ -3,0 +4 @@\n+new row\n"
+        check_error(s.apply_patch(insert), "too_large", "no context or removed lines")
