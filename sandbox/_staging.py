@@ -81,11 +81,6 @@ class SpliceWriter:
         """The old file's descriptor, to read it (positioned reads: the writer copies from it)."""
         return self._src
 
-    @property
-    def stat(self) -> os.stat_result:
-        """The old file's stat when it was opened."""
-        return self._stat
-
     def keep(self, upto: int) -> None:
         """The old bytes up to offset `upto` go to the new content unchanged."""
         if upto > self._at:
@@ -124,6 +119,8 @@ class SpliceWriter:
 
         Refused as stale when the old file changed while it was read.
         """
+        if self._dropped:
+            raise ValueError("a dropped writer has no content to finish; reset it first")
         self.keep(size)
         self._drain()
         rel = self._entry.rel
@@ -160,10 +157,7 @@ class SpliceWriter:
                     view = view[os.write(self._out, view) :]
                 written += stop - start + len(data)
                 if written - flushed >= _KICK:
-                    # Start the write-back of what was copied now, not at the final fsync: the
-                    # disk writes while the pass reads on, and the fsync waits only for the tail.
-                    # (Pages under write-back are not dropped: the new file stays cached.)
-                    os.posix_fadvise(self._out, flushed, written - flushed, os.POSIX_FADV_DONTNEED)
+                    _start_writeback(self._out, flushed, written - flushed)
                     flushed = written
             except OSError as exc:
                 self._error = exc
@@ -199,6 +193,17 @@ class SpliceWriter:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _start_writeback(fd: int, offset: int, count: int) -> None:
+    """Start writing `count` bytes of `fd` back to disk now, without waiting for them.
+
+    So the disk writes while the pass reads on, and the final fsync waits only for the tail.
+    Pages under write-back are not dropped by this advice: the new file stays cached. Only a
+    hint: a file system that refuses it loses nothing but the head start.
+    """
+    with contextlib.suppress(OSError):
+        os.posix_fadvise(fd, offset, count, os.POSIX_FADV_DONTNEED)
 
 
 def open_splice_writer(entry: Resolved, src: int, st: os.stat_result,

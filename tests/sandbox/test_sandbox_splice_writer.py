@@ -69,6 +69,8 @@ def test_a_reset_starts_the_new_content_again(tmp_path: Path) -> None:
             writer.replace(0, 4, b"first pass")
             writer.keep(50_000)
             writer.drop()
+            with pytest.raises(ValueError, match="reset"):
+                writer.finish(len(DATA), "d" * 64)  # dropped: no content to commit
             writer.reset()
             writer.replace(10, 14, b"LINE")
             staged = writer.finish(len(DATA), "d" * 64)
