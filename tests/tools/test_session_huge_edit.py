@@ -393,3 +393,19 @@ def test_what_does_not_stream_is_refused_saying_what_does(tmp_path: Path) -> Non
         check_error(s.apply_patch(delete), "too_large", "update section")
         insert = "--- a/big.txt\n+++ b/big.txt\n@@ -3,0 +4 @@\n+new row\n"
         check_error(s.apply_patch(insert), "too_large", "no context or removed lines")
+
+
+def test_a_dry_run_diffs_without_writing_or_leaving_a_temp_file(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    patch = git_patch(tmp_path, DATA, changed_rows(DATA, {70_000: b"x\n"}))
+    with session(tmp_path) as s, unchanged(tmp_path):
+        s.read("big.txt")
+        arguments = {"path": "big.txt", "old_string": "row 0000009 ", "new_string": "r9 "}
+        edit = s.call("edit", arguments, dry_run=True)
+        assert not edit.is_error, edit.value
+        assert edit.artifact.payload.stats.added == 1
+        applied = s.call("apply_patch", {"patch": patch}, dry_run=True)
+        assert not applied.is_error, applied.value
+        assert applied.artifact.payload.hunks[0].old_start == 69_997
+        assert os.listdir(s.sandbox.state_path / "pending") == []
+    assert sorted(os.listdir(tmp_path)) == ["big.txt"]
