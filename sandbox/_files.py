@@ -245,9 +245,8 @@ def _too_large(display: str, size: int, cap: int) -> SandboxError:
         "too_large",
         f"{display!r} is {size} bytes or more, over the cap of {cap} bytes for reading a whole "
         "file, so it is too large to change this way. Read it in ranges instead (read with "
-        "offset and limit, e.g. offset=1 limit=200); an exact edit (edit, one old_string per "
-        "call: multi_edit does not stream) or an apply_patch update with context lines streams "
-        "it; or change it with another tool.",
+        "offset and limit, e.g. offset=1 limit=200); exact edits (edit, multi_edit) and "
+        "apply_patch updates with context lines stream it; or change it with another tool.",
         path=display,
     )
 

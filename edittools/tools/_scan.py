@@ -239,10 +239,11 @@ FIND_KEPT = 100_000
 
 
 def find_lines(
-    fd: int, needles: Sequence[bytes], *, chunk: int = SCAN_CHUNK
+    fd: int, needles: Sequence[bytes], *, chunk: int = SCAN_CHUNK, anywhere: bool = False
 ) -> list[list[tuple[int, int]]]:
-    """Where each needle (not empty) occurs at the start of a line of the open file `fd`, as
-    ``(offset, 1-based line)`` in file order (overlapping places too) — all needles in one pass.
+    """Where each needle (not empty) occurs at the start of a line of the open file `fd` (or
+    anywhere, with `anywhere`), as ``(offset, 1-based line)`` in file order (overlapping places
+    too) — all needles in one pass.
 
     Each chunk is searched with the last `max(len(needle))` bytes before it, so a place across
     a border is found and the byte before it (a newline, or none at the file's start) is seen.
@@ -260,7 +261,7 @@ def find_lines(
         for k, needle in enumerate(needles):
             pos = max(nexts[k] - origin, 0)
             while (i := buf.find(needle, pos)) >= 0:
-                if buf[i - 1 : i] == b"\n" or (i == 0 and origin == 0):
+                if anywhere or buf[i - 1 : i] == b"\n" or (i == 0 and origin == 0):
                     hits.append((i, k))
                 pos = i + 1
             nexts[k] = origin + max(len(buf) - len(needle) + 1, 0)

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_session_errors import check_error, unchanged
 
 from edittools import Session
@@ -386,9 +388,8 @@ def test_what_does_not_stream_is_refused_saying_what_does(tmp_path: Path) -> Non
     (tmp_path / "big.txt").write_bytes(DATA)
     with session(tmp_path) as s, unchanged(tmp_path):
         s.read("big.txt")
-        edits = [{"old_string": "row 0000005", "new_string": "x"}]
-        check_error(s.multi_edit("big.txt", edits), "too_large", "multi_edit does not stream",
-                    "an exact edit", "apply_patch update")  # fmt: skip
+        check_error(s.write("big.txt", "x\n"), "too_large", "exact edits (edit, multi_edit)",
+                    "apply_patch updates")  # fmt: skip
         delete = "*** Begin Patch\n*** Delete File: big.txt\n*** End Patch\n"
         check_error(s.apply_patch(delete), "too_large", "update section")
         insert = "--- a/big.txt\n+++ b/big.txt\n@@ -3,0 +4 @@\n+new row\n"
@@ -409,3 +410,100 @@ def test_a_dry_run_diffs_without_writing_or_leaving_a_temp_file(tmp_path: Path) 
         assert applied.artifact.payload.hunks[0].old_start == 69_997
         assert os.listdir(s.sandbox.state_path / "pending") == []
     assert sorted(os.listdir(tmp_path)) == ["big.txt"]
+
+
+def sequential(data: bytes, edits: list[dict[str, Any]]) -> bytes:
+    """What multi_edit makes of `data` in memory: each edit on the text the ones before made."""
+    for e in edits:
+        old, new = e["old_string"].encode(), e["new_string"].encode()
+        data = data.replace(old, new, -1 if e.get("replace_all") else 1)
+    return data
+
+
+def test_a_multi_edit_streams_its_edits_in_order(tmp_path: Path) -> None:
+    at = 300 * CHUNK - 5  # a needle across a chunk border
+    edits = [
+        {"old_string": DATA[at : at + 30].decode(), "new_string": "ACROSS\n"},
+        {"old_string": "value 00007", "new_string": "v7", "replace_all": True},  # rows 1, 100001
+        {"old_string": "row 0120000 value 40000\n", "new_string": ""},
+        {"old_string": "row 0000005 ", "new_string": "fifth\nrow 5 "},
+    ]
+    want = sequential(DATA, edits)
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s:
+        s.read("big.txt")
+        result = s.multi_edit("big.txt", edits)
+        assert not result.is_error, result.value
+        assert (tmp_path / "big.txt").read_bytes() == want
+        check_payload(tmp_path, result.artifact.payload, DATA, want)
+        undone = s.undo("big.txt")
+        assert not undone.is_error, undone.value
+    assert (tmp_path / "big.txt").read_bytes() == DATA
+
+
+@pytest.mark.parametrize(
+    ("edits", "code", "words"),
+    [
+        # The second needle is in the first edit's new text: only the sequential text has it.
+        ([("row 0000050 ", "row 0000051 "), ("row 0000051 value 00350", "x")], "too_large",
+         "earlier edit writes"),
+        # The second needle was inside the first edit's span: gone, as in memory.
+        ([("row 0000050 value 00350", "X"), ("row 0000050", "Y")], "no_match", "Edit 2 of 2"),
+        ([("row 0000050 ", "a"), ("value 00350\nrow 0000051", "b")], "too_large", "too close"),
+        ([("value 00007", "x")], "ambiguous_match", "lines 1, 100001"),
+    ],
+)  # fmt: skip
+def test_a_multi_edit_whose_order_could_matter_is_refused(
+    tmp_path: Path, edits: list[tuple[str, str]], code: str, words: str
+) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s, unchanged(tmp_path):
+        s.read("big.txt")
+        operations = [{"old_string": old, "new_string": new} for old, new in edits]
+        check_error(s.multi_edit("big.txt", operations), code, words)
+
+
+def _counts_in_order(data: bytes, edits: list[dict[str, Any]]) -> list[int]:
+    """How many places each edit's old_string has in the text the edits before it made."""
+    counts = []
+    for e in edits:
+        counts.append(data.count(e["old_string"].encode()))
+        data = sequential(data, [e])
+    return counts
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(draw=st.data(), chunk=st.integers(1, 16))
+def test_a_streamed_multi_edit_writes_the_sequential_result_or_nothing(
+    tmp_path_factory: pytest.TempPathFactory, draw: st.DataObject, chunk: int
+) -> None:
+    """Whatever it accepts, it writes what the edits make one after the other in memory. Each
+    old_string is cut from the text the edits before it made (so it may lie in their new text),
+    and a new_string may copy text of the file (so later needles may match in it)."""
+    tails = draw.draw(st.lists(st.text(alphabet="ab", max_size=3), min_size=20, max_size=50))
+    data = "".join(f"{k:02d}{tail}\n" for k, tail in enumerate(tails)).encode()
+    edits: list[dict[str, Any]] = []
+    now = data
+    for _ in range(draw.draw(st.integers(1, 3))):
+        at = draw.draw(st.integers(0, len(now) - 2))
+        old = now[at : at + draw.draw(st.integers(2, 8))]
+        at = draw.draw(st.integers(0, len(now) - 1))
+        new = draw.draw(st.one_of(st.text(alphabet="ab\n", max_size=5).map(str.encode),
+                                  st.just(now[at : at + 6])))  # fmt: skip
+        edit = {"old_string": old.decode(), "new_string": new.decode(),
+                "replace_all": draw.draw(st.booleans())}  # fmt: skip
+        edits.append(edit)
+        now = sequential(now, [edit])
+    root = tmp_path_factory.mktemp("multi")
+    (root / "big.txt").write_bytes(data)
+    with Session(root, max_file_bytes=16, scan_chunk_bytes=chunk, require_read=False) as s:
+        result = s.multi_edit("big.txt", edits)
+    held = (root / "big.txt").read_bytes()
+    if result.is_error:
+        assert held == data
+        return
+    counts = _counts_in_order(data, edits)
+    assert all(n == 1 or (n > 1 and e["replace_all"]) for n, e in zip(counts, edits, strict=True))
+    assert held == now
