@@ -27,7 +27,7 @@ from edittools.tools._params import EditParams
 from edittools.tools._scan import Scan, hash_counting, scan
 from sandbox import SandboxError, Splice, bom_candidates, looks_binary
 
-__all__ = ["check_text", "streamed_edit", "streamed_undo", "windowed_diff"]
+__all__ = ["check_text", "crlf_variant", "streamed_edit", "streamed_undo", "windowed_diff"]
 
 _CONTEXT = 3
 _BARE_LF = re.compile(rb"(?<!\r)\n")
@@ -107,6 +107,12 @@ def _crlf_file(fd: int) -> bool:
 
 def _crlf(data: bytes) -> bytes:
     return _BARE_LF.sub(b"\r\n", data)
+
+
+def crlf_variant(fd: int, data: bytes) -> bytes | None:
+    """`data` with its bare LFs as CRLF, when the file's newline style is CRLF and `data` has
+    any (the newlines tier: a model writes LF); else None."""
+    return _crlf(data) if _BARE_LF.search(data) and _crlf_file(fd) else None
 
 
 def _check_found(path: str, found: Scan, replace_all: bool) -> None:

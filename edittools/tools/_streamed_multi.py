@@ -8,7 +8,8 @@ changed span stands at least the longest needle away from every other, and a nee
 for in a window around each earlier replacement (its new bytes with the file's bytes either
 side) — a place there would exist only in the text the earlier edit made. Then one more pass
 hashes the file and the new content and numbers the lines (`hash_counting`), and the new file
-is a `Splice` written by the kernel. Only exact matches: the tolerant tiers need the whole text.
+is a `Splice` written by the kernel. Only exact matches, and the newlines tier in a CRLF file (an
+old_string's bare LFs taken as CRLF): the tolerant tiers need the whole text.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from edittools.tools._change import change_result, commit, digest, summary, with
 from edittools.tools._guard import ensure_fresh
 from edittools.tools._params import EditOperation
 from edittools.tools._scan import FIND_KEPT, find_lines, hash_counting
-from edittools.tools._streamed import check_text, windowed_diff
+from edittools.tools._streamed import check_text, crlf_variant, windowed_diff
 from sandbox import Splice
 
 __all__ = ["streamed_multi_edit"]
@@ -51,8 +52,18 @@ def streamed_multi_edit(ws: Workspace, path: str, edits: list[EditOperation]) ->
         fd = reader.fileno()
         check_text(path, os.pread(fd, 4096, 0))
         size = os.fstat(fd).st_size
-        found = find_lines(fd, needles, chunk=chunk, anywhere=True)
-        spans = _place(fd, size, path, edits, needles, found)
+        # The newlines tier: a needle with bare LFs is also looked for with the file's CRLFs,
+        # on the same pass, and used where the exact one is not found.
+        variants = [crlf_variant(fd, needle) for needle in needles]
+        extra = [v for v in variants if v is not None]
+        found = find_lines(fd, needles + extra, chunk=chunk, anywhere=True)
+        tiers = ["exact"] * len(edits)
+        more = iter(found[len(needles) :])
+        for k, variant in enumerate(variants):
+            places = next(more) if variant is not None else []
+            if variant is not None and not found[k] and places:
+                needles[k], found[k], tiers[k] = variant, places, "newlines"
+        spans = _place(fd, size, path, edits, needles, found[: len(edits)], tiers)
         version, lines, new_digest = hash_counting(fd, spans, chunk=chunk)
         if version.size != size:
             raise ToolError(
@@ -64,8 +75,11 @@ def streamed_multi_edit(ws: Workspace, path: str, edits: list[EditOperation]) ->
         payload = windowed_diff(fd, size, path, tuple(spans), lines)
         new_version = commit(ws, path, None, version, Splice(tuple(spans), size, new_digest))
     payload = with_refs(ws, payload, version.digest, digest(new_version))
-    payload = payload.model_copy(update={"match": "exact"})
+    tier = next((t for t in tiers if t != "exact"), "exact")
+    payload = payload.model_copy(update={"match": tier})
     first = summary(f"Applied {len(edits)} edits to", payload)
+    if tier != "exact":
+        first += " Matched with tolerance: newlines."
     return change_result(f"{first}\n{unified_excerpt(payload.unified)}", payload, None)
 
 
@@ -76,6 +90,7 @@ def _place(
     edits: list[EditOperation],
     needles: list[bytes],
     found: list[list[tuple[int, int]]],
+    tiers: list[str],
 ) -> list[Span]:
     """Every span the edits replace, in file order; raises when the result would not be the
     sequential one for certain, or an edit misses or is ambiguous."""
@@ -84,6 +99,8 @@ def _place(
     spans: list[Span] = []
     for number, (edit, needle, places) in enumerate(zip(edits, needles, found, strict=True), 1):
         new = edit.new_string.encode()
+        if tiers[number - 1] == "newlines":
+            new = crlf_variant(fd, new) or new
         left = [
             (at, line) for at, line in places if not _overlaps(starts, spans, at, at + len(needle))
         ]

@@ -441,6 +441,24 @@ def test_a_multi_edit_streams_its_edits_in_order(tmp_path: Path) -> None:
     assert (tmp_path / "big.txt").read_bytes() == DATA
 
 
+def test_a_multi_edit_of_a_crlf_file_takes_bare_newlines_as_its_own(tmp_path: Path) -> None:
+    data = rows(150_000, "\r\n")
+    (tmp_path / "big.txt").write_bytes(data)
+    edits = [
+        {"old_string": "row 0090000 value 30000\nrow", "new_string": "changed\nline\nrow"},
+        {"old_string": "row 0000003 value 00021\r\n", "new_string": "three\r\n"},
+    ]
+    with session(tmp_path) as s:
+        s.read("big.txt")
+        result = s.multi_edit("big.txt", edits)
+        assert not result.is_error, result.value
+        assert result.artifact.payload.match == "newlines"
+    want = data.replace(b"row 0090000 value 30000\r\nrow", b"changed\r\nline\r\nrow")
+    want = want.replace(b"row 0000003 value 00021\r\n", b"three\r\n")
+    assert (tmp_path / "big.txt").read_bytes() == want
+    check_payload(tmp_path, result.artifact.payload, data, want)
+
+
 @pytest.mark.parametrize(
     ("edits", "code", "words"),
     [
