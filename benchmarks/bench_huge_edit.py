@@ -8,16 +8,20 @@ of numbered rows, then alternates, `--repeat` times each:
 - `cp` of the file to a new name in the same folder, then an fsync of the copy: what any tool that
   rewrites the whole file pays at least;
 - `edit` of one row at `--at` of the file (a fraction of its size), run in its own process through
-  `Session` with the default 64 MiB cap: a streamed scan (hashing the old and the new content and
-  counting lines in one pass), the new file written by kernel copies around the new row, fsynced
-  and renamed, the old inode linked into the state as the undo snapshot. Each edit turns the row
-  back on the next one, so every edit is a real change of the same size.
+  `Session` with the default 64 MiB cap: one streamed pass finds the row (and that it is the only
+  one), numbers its line and hashes the old and the new content, while a thread has the kernel
+  copy each settled range into the new file (its write-back started as it goes); then fsync,
+  rename, the old inode linked into the state as the undo snapshot. Each edit turns the row back
+  on the next one, so every edit is a real change of the same size.
 
 `os.sync()` runs before each timed phase, so neither pays for the other's dirty pages. The table
-gives median wall times, their ratio (target: at most 1.3) and the edit process's peak resident
-size (`ru_maxrss`, from `wait4`), beside that of the same process editing a one-row file (what
-the interpreter and the imports take). The state folder of each edit is removed after it, taking the
-snapshot with it (its link only: the disk does not fill).
+gives median wall times, their ratio (target: at most 1.3), the CPU seconds of each process (user
++ system over all its threads: a figure the load of a shared machine disturbs less than the wall
+time), the load average around the run, the time of the same edit process on a one-row file
+(interpreter, imports and state: a fixed part of every edit's time that `cp` does not pay) and the
+edit process's peak resident size (`ru_maxrss`, from `wait4`), beside that of the one-row edit.
+The state folder of each edit is removed after it, taking the snapshot with it (its link only:
+the disk does not fill).
 """
 
 from __future__ import annotations
@@ -67,11 +71,16 @@ def generate(folder: Path, size: int) -> Path:
     return path
 
 
-def time_copy(path: Path) -> float:
+def time_copy(path: Path) -> tuple[float, float]:
+    """Seconds of `cp` + fsync of the copy, and the CPU seconds `cp` used (user + system)."""
     target = path.with_name("copy.txt")
     os.sync()
     began = time.perf_counter()
-    subprocess.run(["cp", str(path), str(target)], check=True)
+    child = subprocess.Popen(["cp", str(path), str(target)])
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise SystemExit(f"cp failed ({child.returncode})")
     fd = os.open(target, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -79,11 +88,12 @@ def time_copy(path: Path) -> float:
         os.close(fd)
     seconds = time.perf_counter() - began
     target.unlink()
-    return seconds
+    return seconds, usage.ru_utime + usage.ru_stime
 
 
-def time_edit(path: Path, state: Path, old: str, new: str) -> tuple[float, int]:
-    """Seconds of one edit in a child process and its peak resident size in bytes."""
+def time_edit(path: Path, state: Path, old: str, new: str) -> tuple[float, float, int]:
+    """Seconds of one edit in a child process, its CPU seconds (user + system, every thread)
+    and its peak resident size in bytes."""
     os.sync()
     began = time.perf_counter()
     child = subprocess.Popen(
@@ -96,7 +106,7 @@ def time_edit(path: Path, state: Path, old: str, new: str) -> tuple[float, int]:
     if child.returncode:
         raise SystemExit(f"the edit failed ({child.returncode})")
     shutil.rmtree(state)
-    return seconds, usage.ru_maxrss * 1024
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
 def main() -> None:
@@ -107,29 +117,41 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(tempfile.gettempdir()) / "edittools-bench-huge-edit"
     path = generate(folder, int(args.gib * 1024 * MiB))
+    before = f"{os.getloadavg()[0]:.2f}"
     k = int(path.stat().st_size // ROW * args.at)
     row = _row(k).decode().rstrip("\n")
     changed = row.replace("payload", "PAYLOAD")
-    copies, edits, peaks = [], [], []
+    copies, edits, peaks, cpu_copy, cpu_edit = [], [], [], [], []
     for n in range(args.repeat):
-        copies.append(time_copy(path))
+        seconds, cpu = time_copy(path)
+        copies.append(seconds)
+        cpu_copy.append(cpu)
         old, new = (row, changed) if n % 2 == 0 else (changed, row)
-        seconds, peak = time_edit(path, folder / "state", old, new)
+        seconds, cpu, peak = time_edit(path, folder / "state", old, new)
         edits.append(seconds)
+        cpu_edit.append(cpu)
         peaks.append(peak)
     if args.repeat % 2:  # put the row back, so the next run starts from the same file
         time_edit(path, folder / "state", changed, row)
     small = folder / "small"  # the same child on a one-row file: the interpreter and imports
     small.mkdir(exist_ok=True)
     (small / "big.txt").write_text(row + "\n")
-    _, floor = time_edit(small / "big.txt", folder / "state", row, changed)
+    start, _, floor = time_edit(small / "big.txt", folder / "state", row, changed)
     size = path.stat().st_size
     copy, edit = statistics.median(copies), statistics.median(edits)
     print(f"file: {size / (1024 * MiB):.2f} GiB ({size} bytes), row {k + 1}, {args.repeat} runs")
-    print(f"{'phase':<28}{'median s':>10}{'runs':>30}")
-    print(f"{'cp + fsync':<28}{copy:>10.2f}{' '.join(f'{x:.2f}' for x in copies):>30}")
-    print(f"{'edit (streamed)':<28}{edit:>10.2f}{' '.join(f'{x:.2f}' for x in edits):>30}")
+    print(f"load average before / after: {before} / {os.getloadavg()[0]:.2f} (2 cores shared)")
+    print(f"{'phase':<28}{'median s':>10}{'CPU s':>8}{'runs':>30}")
+    for name, times, cpus in (
+        ("cp + fsync", copies, cpu_copy),
+        ("edit (streamed)", edits, cpu_edit),
+    ):
+        runs = " ".join(f"{x:.2f}" for x in times)
+        print(
+            f"{name:<28}{statistics.median(times):>10.2f}{statistics.median(cpus):>8.2f}{runs:>30}"
+        )
     print(f"ratio edit / (cp + fsync): {edit / copy:.2f}  (target <= 1.3)")
+    print(f"the same edit process on a one-row file (interpreter, imports, state): {start:.2f} s")
     print(
         f"edit peak RSS: {max(peaks) / MiB:.1f} MiB "
         f"(the same process editing a one-row file: {floor / MiB:.1f} MiB)"

@@ -38,6 +38,7 @@ from sandbox import (
     Sandbox,
     SandboxError,
     Splice,
+    Staged,
     Version,
     digest_of,
 )
@@ -66,6 +67,14 @@ CREATE TABLE IF NOT EXISTS derived (
     stop INTEGER NOT NULL,
     middle BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS derived_spans (
+    id TEXT NOT NULL,             -- a `derived` row of several spans: its second and later ones
+    seq INTEGER NOT NULL,         -- 1, 2, ... in file order (the first span is in `derived`)
+    start INTEGER NOT NULL,
+    stop INTEGER NOT NULL,
+    middle BLOB NOT NULL,
+    PRIMARY KEY (id, seq)
+);
 CREATE INDEX IF NOT EXISTS changes_by_path ON changes(path, id);
 CREATE INDEX IF NOT EXISTS changes_by_intent ON changes(intent);
 CREATE INDEX IF NOT EXISTS changes_by_undo ON changes(undone_by);
@@ -88,12 +97,19 @@ Span = tuple[int, int, bytes]
 
 
 class Recipe(NamedTuple):
-    """A content kept as its base content with `base[start:stop]` replaced by `middle`."""
+    """A content kept as its base content with `base[start:stop]` replaced by `middle`, and
+    each span of `more` (later in the base, in order) replaced likewise."""
 
     base: str
     start: int
     stop: int
     middle: bytes
+    more: tuple[Span, ...] = ()
+
+    @property
+    def spans(self) -> tuple[Span, ...]:
+        """Every replaced span, in file order."""
+        return ((self.start, self.stop, self.middle), *self.more)
 
 
 @dataclass(frozen=True)
@@ -101,8 +117,9 @@ class Planned:
     """One file of a change to commit: `after` None deletes; `before` None creates.
 
     `after` may be a list of pieces (views of `before` and new bytes), written without joining,
-    or a `Splice` of the file as it is (a file larger than memory: `before` is then None although
-    the file exists, and `before_version` is its version).
+    or a `Splice` of the file as it is, or a `Staged` one written while the file was read (a file
+    larger than memory: `before` is then None although the file exists, and `before_version` is
+    its version).
     `span`, when the caller knows it, is the one byte span of `before` the change replaced (else
     it is found by comparing the two contents).
     """
@@ -110,7 +127,7 @@ class Planned:
     path: str
     before: bytes | None
     before_version: Version | None
-    after: bytes | Sequence[bytes | memoryview] | Splice | None
+    after: bytes | Sequence[bytes | memoryview] | Splice | Staged | None
     span: Span | None = None
     after_digest: str | None = None
     """What `after` must hash to, when it was rebuilt to match a kept content."""
@@ -210,7 +227,13 @@ class Workspace:
         rows = self._index.rows(
             "SELECT base, start, stop, middle FROM derived WHERE id = ?", (blob_id,)
         )
-        return Recipe(rows[0][0], rows[0][1], rows[0][2], bytes(rows[0][3])) if rows else None
+        if not rows:
+            return None
+        more = self._index.rows(
+            "SELECT start, stop, middle FROM derived_spans WHERE id = ? ORDER BY seq", (blob_id,)
+        )
+        base, start, stop, middle = rows[0]
+        return Recipe(base, start, stop, bytes(middle), tuple((a, b, bytes(m)) for a, b, m in more))
 
     def content(self, blob_id: str) -> bytes:
         """The bytes of a content id: a stored blob, or one rebuilt from its recipe.
@@ -221,14 +244,16 @@ class Workspace:
         store = self.sandbox.store
         if store.has(blob_id):
             return store.get(blob_id)
-        rows = self._index.rows(
-            "SELECT base, start, stop, middle FROM derived WHERE id = ?", (blob_id,)
-        )
-        if not rows:
+        recipe = self.recipe(blob_id)
+        if recipe is None:
             return store.get(blob_id)  # raises blob_missing
-        base, start, stop, middle = rows[0]
-        old = store.get(base)
-        data = b"".join((memoryview(old)[:start], middle, memoryview(old)[stop:]))
+        old = memoryview(store.get(recipe.base))
+        pieces: list[bytes | memoryview] = []
+        at = 0
+        for start, stop, middle in recipe.spans:
+            pieces += [old[at:start], middle]
+            at = stop
+        data = b"".join((*pieces, old[at:]))
         if digest_of(data) != blob_id:
             raise SandboxError(
                 "blob_corrupt",
@@ -314,14 +339,20 @@ class Workspace:
         assert p.after is not None
         if self.sandbox.store.has(digest):  # e.g. an undo puts back a content kept before
             return digest
-        if isinstance(p.after, Splice):
-            # A spliced file is larger than memory: kept only as a recipe of one small span.
+        if isinstance(p.after, Splice | Staged):
+            # A spliced file is larger than memory: kept only as a recipe of a few small spans.
             spans = p.after.spans
-            if len(spans) != 1 or len(spans[0][2]) > _RECIPE_BYTES or p.before_version is None:
+            if (not spans or len(spans) > _RECIPE_SPANS or p.before_version is None
+                    or sum(len(new) for _, _, new in spans) > _RECIPE_BYTES):  # fmt: skip
                 return None
             db.execute(
                 "INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?, ?)",
                 (digest, p.before_version.digest, *spans[0]),
+            )
+            db.execute("DELETE FROM derived_spans WHERE id = ?", (digest,))
+            db.executemany(
+                "INSERT INTO derived_spans VALUES (?, ?, ?, ?, ?)",
+                [(digest, seq, *span) for seq, span in enumerate(spans[1:], 1)],
             )
             return digest
         size = len(p.after) if isinstance(p.after, bytes) else sum(len(x) for x in p.after)
@@ -333,6 +364,7 @@ class Workspace:
                     "INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?, ?)",
                     (digest, p.before_version.digest, start, stop, middle),
                 )
+                db.execute("DELETE FROM derived_spans WHERE id = ?", (digest,))
                 return digest
         if size > self.options.baseline_bytes:
             return None
@@ -413,6 +445,9 @@ def _put_read(db: sqlite3.Connection, path: str, record: Baseline) -> None:
 
 # A content whose change replaced at most this many bytes is kept as a recipe, not a copy.
 _RECIPE_BYTES = 64 * 1024
+# A change of a file over the cap replacing more places than this is kept by its digest alone
+# (state grows by the change: a row per place).
+_RECIPE_SPANS = 4096
 _COMPARE_CHUNK = 1 << 20
 
 

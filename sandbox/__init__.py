@@ -9,6 +9,7 @@ from ._intents import FileWrite
 from ._listing import DirEntry, DirListing
 from ._sandbox import Sandbox
 from ._splice import Splice
+from ._staging import SpliceWriter, Staged
 from ._store import BlobStore
 from ._text import TextDocument, bom_candidates, decode, looks_binary
 from ._watch import Baseline, FileChange, Watcher
@@ -28,6 +29,8 @@ __all__ = [
     "Sandbox",
     "SandboxError",
     "Splice",
+    "SpliceWriter",
+    "Staged",
     "StateIndex",
     "TextDocument",
     "Version",

@@ -35,15 +35,15 @@ class Digester:
         """Add the next piece of the content."""
         self._hash.update(data)
 
-    def hexdigest(self) -> str:
-        """The digest of everything added so far."""
-        return self._hash.hexdigest()
-
     def copy(self) -> Digester:
-        """An independent digester in the same state (for two contents sharing a start)."""
+        """An independent digester that has been fed what this one has."""
         twin = Digester()
         twin._hash = self._hash.copy()
         return twin
+
+    def hexdigest(self) -> str:
+        """The digest of everything added so far."""
+        return self._hash.hexdigest()
 
 
 THREAD_BYTES = 1 << 20

@@ -46,6 +46,7 @@ __all__ = [
     "read_open_deferred",
     "remove_dir",
     "same_inode_state",
+    "take_mode",
     "temp_name",
 ]
 
@@ -301,10 +302,18 @@ def _too_large(display: str, size: int, cap: int) -> SandboxError:
         "too_large",
         f"{display!r} is {size} bytes or more, over the cap of {cap} bytes for reading a whole "
         "file, so it is too large to change this way. Read it in ranges instead (read with "
-        "offset and limit, e.g. offset=1 limit=200); an exact edit (edit, one old_string) "
-        "streams it; or change it with another tool.",
+        "offset and limit, e.g. offset=1 limit=200); exact edits (edit, multi_edit) and "
+        "apply_patch updates with context lines stream it; or change it with another tool.",
         path=display,
     )
+
+
+def take_mode(fd: int, like: os.stat_result) -> None:
+    """Give the temp file `fd` the owner (where allowed) and permission bits of `like`."""
+    with contextlib.suppress(PermissionError):
+        if (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
+            os.fchown(fd, like.st_uid, like.st_gid)
+    os.fchmod(fd, stat.S_IMODE(like.st_mode))
 
 
 def temp_name() -> str:

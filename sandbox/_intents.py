@@ -43,6 +43,7 @@ from ._files import (
     open_regular,
     read_open,
     same_inode_state,
+    take_mode,
     temp_name,
 )
 from ._gate import PathGate, raced, require_file
@@ -50,6 +51,7 @@ from ._index import StateIndex
 from ._lock import LockTable
 from ._paths import Resolved
 from ._splice import Splice, write_splice
+from ._staging import Staged
 from ._state import StateDir
 from ._store import BlobStore
 
@@ -66,13 +68,14 @@ class FileWrite:
     `expect` is what the file must hold now: a `Version` (its content), or `ABSENT` (must not exist).
     `data` may be a list of pieces (views of larger buffers), written in order without joining,
     or a `Splice` of the file as it is now (its unchanged ranges copied by the kernel, never read
-    into memory: the way to change a file of any size).
+    into memory: the way to change a file of any size), or a `Staged` splice already written
+    while the caller read the file (its temp file is renamed into place).
     `digest`, when given, is what the new content must hash to (e.g. content rebuilt to match a
     kept blob): a mismatch is refused as blob_corrupt before anything is replaced.
     """
 
     path: str
-    data: bytes | Sequence[bytes | memoryview] | Splice | None
+    data: bytes | Sequence[bytes | memoryview] | Splice | Staged | None
     expect: Version | AbsentType
     digest: str | None = None
     prefix: Prefix | None = None
@@ -171,7 +174,10 @@ class Committer:
                 raise raced(write.path)
             item = _Prepared(write, rel, entry.rel, entry.stat, None, None, None, None, made)
             self._keep_current(item, entry)
-            if write.data is not None:
+            if isinstance(write.data, Staged):
+                item.tmp = write.data.name  # noted in the state folder by its writer
+                item.version = _adopt(entry, write.data, rel)
+            elif write.data is not None:
                 item.tmp = temp_name()
                 stack.enter_context(self._state.pending(entry.rel.rpartition("/")[0], item.tmp))
                 item.version = _write_temp(entry, item.tmp, write, rel)
@@ -512,7 +518,7 @@ def _write_splice_temp(entry: Resolved, tmp: str, splice: Splice, rel: str) -> V
         except OSError as exc:
             raise from_oserror(exc, rel, "create a temp file for") from exc
         try:
-            _take_mode(fd, st)
+            take_mode(fd, st)
             size = write_splice(src, fd, splice)
             os.fsync(fd)
             out = os.fstat(fd)
@@ -527,12 +533,26 @@ def _write_splice_temp(entry: Resolved, tmp: str, splice: Splice, rel: str) -> V
     return Version(splice.digest, size, out.st_mtime_ns, out.st_ino)
 
 
-def _take_mode(fd: int, like: os.stat_result) -> None:
-    """Give the temp file `fd` the owner (where allowed) and permission bits of `like`."""
-    with contextlib.suppress(PermissionError):
-        if (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
-            os.fchown(fd, like.st_uid, like.st_gid)
-    os.fchmod(fd, stat.S_IMODE(like.st_mode))
+def _adopt(entry: Resolved, staged: Staged, rel: str) -> Version:
+    """The version of the `staged` temp file, checked to be the writer's file beside the target
+    and to have been made from the target's current inode (a file replaced since is stale)."""
+    assert entry.stat is not None
+    try:
+        here = os.stat(staged.name, dir_fd=entry.dir_fd, follow_symlinks=False)
+        ours = os.fstat(staged.fd)
+    except OSError as exc:
+        raise from_oserror(exc, rel, "write") from exc
+    if (here.st_dev, here.st_ino) != (ours.st_dev, ours.st_ino) or not stat.S_ISREG(here.st_mode):
+        raise raced(rel)
+    was = staged.source
+    if (entry.stat.st_dev, entry.stat.st_ino, entry.stat.st_size) != (
+        was.st_dev, was.st_ino, was.st_size):  # fmt: skip
+        raise SandboxError(
+            "stale", f"{rel!r} changed since the expected version; read it again and redo "
+            "the change.", path=rel)  # fmt: skip
+    if stat.S_IMODE(entry.stat.st_mode) != stat.S_IMODE(was.st_mode):
+        take_mode(staged.fd, entry.stat)  # chmod since the writer began: the mode of now wins
+    return Version(staged.digest, staged.size, ours.st_mtime_ns, ours.st_ino)
 
 
 def _write_temp(entry: Resolved, tmp: str, write: FileWrite, rel: str) -> Version:
@@ -544,6 +564,7 @@ def _write_temp(entry: Resolved, tmp: str, write: FileWrite, rel: str) -> Versio
     """
     assert entry.name is not None and write.data is not None
     data = write.data
+    assert not isinstance(data, Staged)  # adopted, never written here
     like = None
     if entry.stat is not None:
         check_regular(entry.stat, rel)
@@ -566,7 +587,7 @@ def _write_temp(entry: Resolved, tmp: str, write: FileWrite, rel: str) -> Versio
     pending: PendingDigest | None = None
     try:
         if like is not None:
-            _take_mode(fd, like)
+            take_mode(fd, like)
         if write.prefix is None:
             pending = PendingDigest(pieces, on_step=write.on_step)
         else:

@@ -36,6 +36,7 @@ from ._files import (
     check_regular,
     hash_file,
     lstat_regular,
+    open_regular,
     read_open,
     read_open_deferred,
     remove_dir,
@@ -49,6 +50,7 @@ from ._listing import DirListing, open_listed_dir, walk_listing
 from ._lock import LockTable
 from ._paths import PathResolver, Resolved, ResolverName
 from ._reading import file_version, open_file
+from ._staging import SpliceWriter, open_splice_writer
 from ._state import StateDir, open_state_file, state_base
 from ._store import BlobStore
 
@@ -203,6 +205,35 @@ class Sandbox:
         """
         fd, st, rel = open_file(self._gate, path)
         return FileReader(fd, st, rel)
+
+    def splice_writer(self, path: PathArg) -> SpliceWriter:
+        """Open a regular file to change it by a pass over its bytes, writing as the pass goes.
+
+        Confined, deny- and write-checked like a write of `path`. Read the file through the
+        writer's `fileno()`, tell it what to keep and replace, and commit what `finish` returns
+        (see `SpliceWriter`); a writer closed without a commit leaves no trace.
+        """
+        for _ in range(RETRIES):
+            entry = self._gate.resolve(path, write=True)
+            try:
+                require_file(entry, path)
+                if entry.stat is None:
+                    raise SandboxError(
+                        "not_found", f"{entry.rel} does not exist; nothing to change.",
+                        path=entry.rel)  # fmt: skip
+                assert entry.name is not None
+                check_regular(entry.stat, entry.rel)
+                src, st = open_regular(entry.dir_fd, entry.name, entry.rel)
+            except SandboxError as exc:
+                entry.close()
+                if exc.code == "loop":  # became a symlink after resolution: resolve again
+                    continue
+                raise
+            except BaseException:
+                entry.close()
+                raise
+            return open_splice_writer(entry, src, st, self._state)
+        raise raced(path)
 
     def version(self, path: PathArg) -> Version | None:
         """The current version of a regular file, or None when it does not exist."""

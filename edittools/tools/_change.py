@@ -9,7 +9,7 @@ from edittools._workspace import Planned, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.syntax import SyntaxCheck, check_change, unchecked
-from sandbox import Digester, SandboxError, Splice, Version, decode
+from sandbox import Digester, SandboxError, Splice, Staged, Version, decode
 
 
 def commit(
@@ -17,7 +17,7 @@ def commit(
     path: str,
     before: bytes | None,
     before_version: Version | None,
-    after: bytes | Sequence[bytes | memoryview] | Splice | None,
+    after: bytes | Sequence[bytes | memoryview] | Splice | Staged | None,
     *,
     span: Span | None = None,
     prefix: tuple[int, Digester] | None = None,

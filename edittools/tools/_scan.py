@@ -1,26 +1,37 @@
 """One streamed pass over a file too large for memory: find a byte string, hash old and new.
 
-The file is read in bounded chunks; a match that straddles two chunks is found because the last
-`len(needle) - 1` bytes of each chunk are carried into the next. Matches are taken left to right
-without overlapping (as `bytes.replace` does). On the same pass the content is hashed (its version,
-for the compare-and-swap) and so is the content the edit will write — the old bytes with each
-match replaced — so the new file's digest is known before it exists and it is never read back.
-Lines are counted on the way, so every match comes with its true line number.
+The file is read in bounded chunks into a ring of three buffers; each buffer starts with the last
+`len(needle) - 1` bytes of the one before, so a match that straddles two chunks is found. Matches
+are taken left to right without overlapping (as `bytes.replace` does). On the same pass the
+content is hashed (its version, for the compare-and-swap) and so is the content the edit will
+write — the old bytes with each match replaced — so the new file's digest is known before it
+exists and it is never read back. The two hashes run on a worker thread (BLAKE3 releases the
+interpreter lock) and share their state up to the first change, so the common prefix is hashed
+once. With a `SpliceWriter` the pass also tells it, chunk by chunk, what the new content keeps
+and replaces, so the kernel writes the new file on another thread while the pass reads on.
+
+Lines are counted only as far as they are needed: up to each match of a `replace_all`, up to the
+first match otherwise (the lines of further matches, which only an ambiguity error shows, are
+counted afterwards from there).
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from sandbox import Digester, Version
+from sandbox import Digester, SpliceWriter, Version
 
-__all__ = ["SCAN_CHUNK", "Scan", "hash_counting", "scan"]
+__all__ = ["FIND_KEPT", "SCAN_CHUNK", "Scan", "find_lines", "hash_counting", "scan"]
 
 SCAN_CHUNK = 8 << 20
-"""Bytes read at a time (with the carried tail, the most one pass holds)."""
+"""Bytes read at a time (three buffers of this and the carried tail: the most one pass holds)."""
+
+_KEPT = 50
+_RING = 3
 
 
 @dataclass
@@ -38,127 +49,287 @@ class Scan:
 
 
 def scan(
-    fd: int, needle: bytes, replacement: bytes, *, replace_all: bool, chunk: int = SCAN_CHUNK
+    fd: int,
+    needle: bytes,
+    replacement: bytes,
+    *,
+    replace_all: bool,
+    chunk: int = SCAN_CHUNK,
+    writer: SpliceWriter | None = None,
 ) -> Scan:
     """Scan the open file `fd` from its start for `needle` (not empty).
 
     Without `replace_all` only the first few matches are kept (enough to list where an ambiguous
-    needle is), but all are counted.
+    needle is), but all are counted. `writer`, when given, is told the new content as it is found
+    (and told to drop it when the needle turns out ambiguous).
     """
-    found = Scan()
-    old, new = Digester(), Digester()
-    # The hashes (which release the interpreter lock) run on a worker, in order, while this
-    # thread searches and counts the next chunk; at most two chunks are in flight.
     with ThreadPoolExecutor(1) as pool:
-        _scan_chunks(fd, needle, replacement, replace_all, chunk, found, old, new, pool)
+        hashes = _Hashes(pool)
+        run = _Pass(fd, needle, replacement, replace_all, max(chunk, 1), hashes, writer)
+        run.run()
+        old_hex, new_hex = hashes.hexdigests()
+    found = run.found
     st = os.fstat(fd)
-    size = found.size
-    found.version = Version(old.hexdigest(), size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
+    found.version = Version(old_hex, found.size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
                             time.time_ns())  # fmt: skip
-    if found.new_digest is not None:
-        found.new_digest = new.hexdigest()
+    if run.keep_new and found.count:
+        found.new_digest = new_hex if new_hex is not None else old_hex
+    if 0 in found.lines:
+        _fill_lines(fd, found.starts, found.lines, run.counted_to, run.newlines, max(chunk, 1))
     return found
 
 
-def _scan_chunks(
-    fd: int,
-    needle: bytes,
-    replacement: bytes,
-    replace_all: bool,
-    chunk: int,
-    found: Scan,
-    old: Digester,
-    new: Digester,
-    pool: ThreadPoolExecutor,
-) -> None:
-    keep_new = True
-    pending: list[Future[None]] = []
-    carry = b""
-    base = fed = newlines = next_ok = 0  # file offsets of `buf[0]`, of what `new` has taken
-    size = 0
-    while True:
-        piece = os.pread(fd, chunk, base + len(carry))
-        size = base + len(carry) + len(piece)
-        buf = carry + piece if carry else piece
-        view = memoryview(buf)
-        at_end = not piece
-        for job in pending:
-            job.result()
-        pending = [pool.submit(old.update, view[len(carry) :])]
-        pos = max(next_ok - base, 0)
-        counted_to = 0
-        line = newlines + 1
-        while (i := buf.find(needle, pos)) >= 0:
+class _Hashes:
+    """The digests of the old and the new content, fed in order on a worker thread.
+
+    Until `fork` the new content is the old one (nothing differs yet); `fork` copies the old
+    digest's state, and from then on each is fed its own bytes.
+    """
+
+    def __init__(self, pool: ThreadPoolExecutor) -> None:
+        self._pool = pool
+        self._old = Digester()
+        self._new: Digester | None = None
+        self.last: Future[None] | None = None
+
+    def old(self, data: memoryview) -> None:
+        if len(data):
+            self.last = self._pool.submit(self._old.update, data)
+
+    def fork(self) -> None:
+        self.last = self._pool.submit(self._fork)
+
+    def _fork(self) -> None:
+        self._new = self._old.copy()
+
+    def new(self, data: bytes | memoryview) -> None:
+        if len(data):
+            self.last = self._pool.submit(self._feed_new, data)
+
+    def _feed_new(self, data: bytes | memoryview) -> None:
+        assert self._new is not None
+        self._new.update(data)
+
+    def hexdigests(self) -> tuple[str, str | None]:
+        if self.last is not None:
+            self.last.result()
+        return self._old.hexdigest(), None if self._new is None else self._new.hexdigest()
+
+
+class _Pass:
+    """The state of one pass; offsets named `*_to`/`*_from`/`settled` are offsets in the file."""
+
+    def __init__(self, fd: int, needle: bytes, replacement: bytes, replace_all: bool, chunk: int,
+                 hashes: _Hashes, writer: SpliceWriter | None) -> None:  # fmt: skip
+        self.fd, self.needle, self.replacement = fd, needle, replacement
+        self.replace_all, self.chunk, self.hashes, self.writer = replace_all, chunk, hashes, writer
+        self.found = Scan()
+        self.keep_new = True
+        self.counting = True
+        self.counted_to = self.newlines = 0  # newlines in the file before `counted_to`
+        self.old_from = self.new_from = 0  # what each digest has been fed up to
+        self.forked = False
+        self.next_ok = 0  # where the next match may start (matches do not overlap)
+
+    def run(self) -> None:
+        tail = len(self.needle) - 1
+        ring = [bytearray(self.chunk + tail) for _ in range(_RING)]
+        views = [memoryview(b) for b in ring]
+        busy: list[Future[None] | None] = [None] * _RING
+        base = 0  # file offset of the next read
+        prev_end = 0
+        k = 0
+        while True:
+            slot = k % _RING
+            if (job := busy[slot]) is not None:
+                job.result()  # the worker is done with this buffer's bytes
+            buf, view = ring[slot], views[slot]
+            carry = min(tail, base)
+            if carry:
+                view[:carry] = views[(k - 1) % _RING][prev_end - carry : prev_end]
+            got = _read_full(self.fd, view[carry : carry + self.chunk], base)
+            at_end = got < self.chunk
+            end = carry + got  # the buffer holds the file's [origin, origin + end)
+            origin = base - carry
+            self._matches(buf, view, origin, end)
+            settled = origin + end if at_end else max(origin + end - tail, self.next_ok)
+            self._settle(buf, view, origin, settled)
+            busy[slot] = self.hashes.last
+            prev_end, base = end, origin + end
+            k += 1
+            if at_end:
+                self.found.size = base
+                return
+
+    def _matches(self, buf: bytearray, view: memoryview, origin: int, end: int) -> None:
+        found, needle = self.found, self.needle
+        pos = max(self.next_ok - origin, 0)
+        while (i := buf.find(needle, pos, end)) >= 0:
             found.count += 1
-            line += buf.count(b"\n", counted_to, i)
-            counted_to = i
-            if replace_all or found.count <= _KEPT:
-                found.starts.append(base + i)
+            start = origin + i
+            stop = start + len(needle)
+            line = 0  # not counted (yet)
+            if self.counting:
+                self.newlines += buf.count(b"\n", self.counted_to - origin, i)
+                self.counted_to = start
+                line = self.newlines + 1
+            if self.replace_all or found.count <= _KEPT:
+                found.starts.append(start)
                 found.lines.append(line)
-            if keep_new and (replace_all or found.count == 1):
-                pending.append(pool.submit(new.update, view[fed - base : i]))
-                pending.append(pool.submit(new.update, replacement))
-                fed = base + i + len(needle)
-            else:
-                keep_new = False
+            if self.keep_new and (self.replace_all or found.count == 1):
+                self._replace(view, origin, start, stop)
+                self.counting = self.replace_all  # one change: its line is all that is needed
+            elif self.keep_new:
+                self.keep_new = False  # ambiguous: the new content will not be written
+                if self.writer is not None:
+                    self.writer.drop()
             pos = i + len(needle)
-            next_ok = base + pos
-        cut = len(buf) if at_end else min(len(buf), max(len(buf) - len(needle) + 1, next_ok - base))
-        if keep_new and base + cut > fed:
-            pending.append(pool.submit(new.update, view[fed - base : cut]))
-            fed = base + cut
-        newlines += buf.count(b"\n", 0, cut)
-        carry = buf[cut:]
-        base += cut
-        if at_end:
-            break
-    for job in pending:
-        job.result()
-    found.size = size
-    if keep_new and found.count:
-        found.new_digest = ""  # filled in by the caller from `new`
+            self.next_ok = stop
+
+    def _replace(self, view: memoryview, origin: int, start: int, stop: int) -> None:
+        hashes = self.hashes
+        if not self.forked:
+            hashes.old(view[self.old_from - origin : start - origin])
+            self.old_from = start
+            hashes.fork()
+            self.forked = True
+        else:
+            hashes.new(view[self.new_from - origin : start - origin])
+        hashes.new(self.replacement)
+        self.new_from = stop
+        if self.writer is not None:
+            self.writer.replace(start, stop, self.replacement)
+
+    def _settle(self, buf: bytearray, view: memoryview, origin: int, settled: int) -> None:
+        """Everything before `settled` is decided: count, hash and keep it."""
+        if self.counting:
+            self.newlines += buf.count(b"\n", self.counted_to - origin, settled - origin)
+            self.counted_to = settled
+        self.hashes.old(view[self.old_from - origin : settled - origin])
+        self.old_from = settled
+        if self.keep_new and self.forked and settled > self.new_from:
+            self.hashes.new(view[self.new_from - origin : settled - origin])
+            self.new_from = settled
+        if self.keep_new and self.writer is not None:
+            self.writer.keep(settled)
 
 
-_KEPT = 50
+def _read_full(fd: int, view: memoryview, offset: int) -> int:
+    """Fill `view` from `fd` at `offset`; fewer bytes only at the file's end."""
+    got = 0
+    while got < len(view) and (n := os.preadv(fd, [view[got:]], offset + got)):
+        got += n
+    return got
+
+
+def _fill_lines(fd: int, starts: list[int], lines: list[int], at: int, newlines: int,
+                chunk: int) -> None:  # fmt: skip
+    """Number the matches the pass did not count lines for, from `at` (`newlines` before it)."""
+    line = newlines + 1
+    for k, start in enumerate(starts):
+        while at < start and (piece := os.pread(fd, min(chunk, start - at), at)):
+            line += piece.count(b"\n")
+            at += len(piece)
+        if not lines[k]:
+            lines[k] = line
+
+
+FIND_KEPT = 100_000
+"""The most places `find_lines` keeps of one needle (a needle found more often is ambiguous)."""
+
+
+def find_lines(
+    fd: int, needles: Sequence[bytes], *, chunk: int = SCAN_CHUNK, anywhere: bool = False
+) -> list[list[tuple[int, int]]]:
+    """Where each needle (not empty) occurs at the start of a line of the open file `fd` (or
+    anywhere, with `anywhere`), as ``(offset, 1-based line)`` in file order (overlapping places
+    too) — all needles in one pass.
+
+    Each chunk is searched with the last `max(len(needle))` bytes before it, so a place across
+    a border is found and the byte before it (a newline, or none at the file's start) is seen.
+    """
+    found: list[list[tuple[int, int]]] = [[] for _ in needles]
+    tail = max(map(len, needles))
+    nexts = [0] * len(needles)  # for each needle, the first offset not yet searched
+    carry = b""
+    base = newlines = 0  # the offset of the next read; the newlines before it
+    while True:
+        piece = os.pread(fd, chunk, base)
+        buf = carry + piece if carry else piece
+        origin = base - len(carry)
+        hits = []
+        for k, needle in enumerate(needles):
+            pos = max(nexts[k] - origin, 0)
+            while (i := buf.find(needle, pos)) >= 0:
+                if anywhere or buf[i - 1 : i] == b"\n" or (i == 0 and origin == 0):
+                    hits.append((i, k))
+                pos = i + 1
+            nexts[k] = origin + max(len(buf) - len(needle) + 1, 0)
+        hits.sort()
+        line, at = newlines - carry.count(b"\n") + 1, 0
+        for i, k in hits:
+            line += buf.count(b"\n", at, i)
+            at = i
+            if len(found[k]) < FIND_KEPT:
+                found[k].append((origin + i, line))
+        if not piece:
+            return found
+        newlines += piece.count(b"\n")
+        carry = buf[-tail:]
+        base += len(piece)
 
 
 def hash_counting(
-    fd: int, upto: int, *, chunk: int = SCAN_CHUNK, replace: tuple[int, int, bytes] | None = None
-) -> tuple[Version, int, str | None]:
-    """The version of the open file `fd`, the 1-based line holding offset `upto`, and, when
-    `replace` is `(start, end, data)`, the digest of the file with `[start, end)` replaced by
-    `data` — all in one pass over the file (the second digest costs CPU, not another read)."""
-    digest = Digester()
-    replaced = None if replace is None else Digester()
-    inserted = False
+    fd: int, spans: Sequence[tuple[int, int, bytes]], *, chunk: int = SCAN_CHUNK
+) -> tuple[Version, list[int], str]:
+    """The version of the open file `fd`, the 1-based line holding the start of each span, and
+    the digest of the file with each span ``(start, end, data)`` (in order, not overlapping)
+    replaced by its data — all in one pass over the file (the second digest costs CPU, not
+    another read)."""
+    digest, replaced = Digester(), Digester()
+    lines: list[int] = []
     at = newlines = 0
+    state = (0, 0)
     while piece := os.pread(fd, chunk, at):
         digest.update(piece)
-        if at < upto:
-            newlines += piece.count(b"\n", 0, upto - at)
-        if replace is not None and replaced is not None:
-            inserted = _feed_replaced(replaced, memoryview(piece), at, replace, inserted)
-        at += len(piece)
-    if replace is not None and replaced is not None and not inserted:
-        replaced.update(replace[2])
+        stop = at + len(piece)
+        for start, _, _ in spans[len(lines) :]:
+            if start >= stop:
+                break
+            lines.append(newlines + piece.count(b"\n", 0, start - at) + 1)
+        if len(lines) < len(spans):  # lines are counted only as far as a span needs them
+            newlines += piece.count(b"\n")
+        state = _feed_replaced(replaced, memoryview(piece), at, spans, state)
+        at = stop
+    lines += [newlines + 1] * (len(spans) - len(lines))  # spans at the very end
+    for _, _, data in spans[state[0] :]:
+        replaced.update(data)
     st = os.fstat(fd)
     version = Version(digest.hexdigest(), at, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
                       time.time_ns())  # fmt: skip
-    return version, newlines + 1, None if replaced is None else replaced.hexdigest()
+    return version, lines, replaced.hexdigest()
 
 
 def _feed_replaced(
-    digest: Digester, piece: memoryview, at: int, replace: tuple[int, int, bytes], inserted: bool
-) -> bool:
-    """Feed `digest` the part of `piece` (at offset `at`) that the replaced content keeps, with
-    the replacement in its place; return whether the replacement has been fed."""
-    start, end, data = replace
+    digest: Digester,
+    piece: memoryview,
+    at: int,
+    spans: Sequence[tuple[int, int, bytes]],
+    state: tuple[int, int],
+) -> tuple[int, int]:
+    """Feed `digest` what the replaced content holds for `piece` (at offset `at`): the bytes it
+    keeps, each span's data in its place. `state` is (the next span not fed, the offset up to
+    which the old bytes are fed or skipped); the new state is returned."""
+    k, pos = state
     stop = at + len(piece)
-    if at < start:
-        digest.update(piece[: min(stop, start) - at])
-    if not inserted and stop >= start:
+    while k < len(spans) and spans[k][0] < stop:
+        start, end, data = spans[k]
+        if pos < start:
+            digest.update(piece[pos - at : start - at])
         digest.update(data)
-        inserted = True
-    if stop > end:
-        digest.update(piece[max(at, end) - at :])
-    return inserted
+        pos = max(pos, end)
+        k += 1
+    if pos < stop:
+        digest.update(piece[max(pos, at) - at :])
+        pos = stop
+    return k, pos

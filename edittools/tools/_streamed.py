@@ -27,7 +27,7 @@ from edittools.tools._params import EditParams
 from edittools.tools._scan import Scan, hash_counting, scan
 from sandbox import SandboxError, Splice, bom_candidates, looks_binary
 
-__all__ = ["streamed_edit", "streamed_undo", "windowed_diff"]
+__all__ = ["check_text", "crlf_variant", "streamed_edit", "streamed_undo", "windowed_diff"]
 
 _CONTEXT = 3
 _BARE_LF = re.compile(rb"(?<!\r)\n")
@@ -40,9 +40,9 @@ _SKIPPED = (
 def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
     """Apply `params` to the large file `path` without reading it into memory (lock held)."""
     step = max(ws.options.scan_chunk_bytes, 1)
-    with ws.sandbox.open_reader(path) as reader:
-        fd = reader.fileno()
-        _check_text(path, os.pread(fd, 4096, 0))
+    with ws.sandbox.splice_writer(path) as writer:
+        fd = writer.fileno()
+        check_text(path, os.pread(fd, 4096, 0))
         needle, replacement = params.old_string.encode(), params.new_string.encode()
         if needle == replacement:
             raise ToolError(
@@ -51,11 +51,17 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
                 "Put the text you want in new_string.",
             )
         tier = "exact"
-        found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step)
+        # The new file is written by the kernel on another thread while the scan reads on.
+        live = None if ws.dry_run else writer
+        found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
+                     writer=live)  # fmt: skip
         if not found.count and _BARE_LF.search(needle) and _crlf_file(fd):
             tier = "newlines"
             needle, replacement = _crlf(needle), _crlf(replacement)
-            found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step)
+            if live is not None:
+                writer.reset()
+            found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
+                         writer=live)  # fmt: skip
         version = found.version
         assert version is not None
         ensure_fresh(ws, path, None, version)
@@ -63,8 +69,8 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
         assert found.new_digest is not None
         spans = tuple((s, s + len(needle), replacement) for s in found.starts)
         payload = windowed_diff(fd, version.size, path, spans, found.lines)
-        splice = Splice(spans, version.size, found.new_digest)
-        new_version = commit(ws, path, None, version, splice)
+        staged = None if live is None else writer.finish(version.size, found.new_digest)
+        new_version = commit(ws, path, None, version, staged)
     payload = with_refs(ws, payload, version.digest, digest(new_version))
     payload = payload.model_copy(update={"match": tier})
     first = summary("Edited", payload)
@@ -75,7 +81,7 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
     return change_result(f"{first}\n{unified_excerpt(payload.unified)}", payload, None)
 
 
-def _check_text(path: str, head: bytes) -> None:
+def check_text(path: str, head: bytes) -> None:
     """Refuse what a byte match cannot edit faithfully: UTF-16/32 text, binary files."""
     if any(encoding != "utf-8-sig" for encoding, _ in bom_candidates(head)):
         raise ToolError(
@@ -101,6 +107,12 @@ def _crlf_file(fd: int) -> bool:
 
 def _crlf(data: bytes) -> bytes:
     return _BARE_LF.sub(b"\r\n", data)
+
+
+def crlf_variant(fd: int, data: bytes) -> bytes | None:
+    """`data` with its bare LFs as CRLF, when the file's newline style is CRLF and `data` has
+    any (the newlines tier: a model writes LF); else None."""
+    return _crlf(data) if _BARE_LF.search(data) and _crlf_file(fd) else None
 
 
 def _check_found(path: str, found: Scan, replace_all: bool) -> None:
@@ -221,36 +233,43 @@ def _ahead(fd: int, size: int, at: int, count: int) -> int:
 
 
 def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
-    """Undo `change` of a file over the cap by putting its one replaced span back (lock held).
+    """Undo `change` of a file over the cap by putting its replaced spans back (lock held).
 
-    Possible when the change's new content is kept as a recipe on the old one (a single edit of
-    at most 64 KiB of new bytes): the file is hashed in one pass and must still be what the change
-    wrote; the restored content is then that file with the recipe's span holding the old bytes
-    again, which is the old content exactly, so its digest is the old blob's id and it is not
-    hashed again. Anything else is refused with too_large.
+    Possible when the change's new content is kept as a recipe on the old one (a few spans of at
+    most 64 KiB of new bytes in all): the file is hashed in one pass and must still be what the
+    change wrote; the restored content is then that file with the recipe's spans holding the old
+    bytes again, hashed on the same pass, and must be the old content (the undo snapshot's id)
+    or nothing is written. Anything else is refused with too_large.
     """
     path = change.path
     recipe = ws.recipe(change.after_digest or "")
     if change.before_blob is None or recipe is None or recipe.base != change.before_blob:
         raise ToolError(
             "too_large",
-            f"{path} is over the size cap, and its last change (a replacement of many places or "
-            "of a large text) cannot be undone by splicing one span back. Edit it back instead.",
+            f"{path} is over the size cap, and its last change (a replacement of very many "
+            "places or of a large text) cannot be undone by splicing spans back. Edit it back "
+            "instead.",
             {"path": path},
         )
-    end = recipe.start + len(recipe.middle)
+    spans = []  # in the file as it is now: the change's new bytes, to hold the old ones again
+    shift = 0
     try:
-        old = ws.sandbox.store.read_range(recipe.base, recipe.start, recipe.stop)
+        for start, stop, middle in recipe.spans:
+            old = ws.sandbox.store.read_range(recipe.base, start, stop)
+            spans.append((start + shift, start + shift + len(middle), old))
+            shift += len(middle) - (stop - start)
     except SandboxError as exc:
         raise ToolError.from_sandbox(exc) from exc
     with ws.sandbox.open_reader(path) as reader:
         fd = reader.fileno()
-        version, line, restored = hash_counting(
-            fd, recipe.start, chunk=max(ws.options.scan_chunk_bytes, 1),
-            replace=(recipe.start, end, old),
-        )  # fmt: skip
-        if version.digest != change.after_digest or os.pread(fd, len(recipe.middle),
-                                                             recipe.start) != recipe.middle:  # fmt: skip
+        version, lines, restored = hash_counting(
+            fd, spans, chunk=max(ws.options.scan_chunk_bytes, 1)
+        )
+        wrote = all(
+            os.pread(fd, len(middle), at) == middle
+            for (at, _, _), (_, _, middle) in zip(spans, recipe.spans, strict=True)
+        )
+        if version.digest != change.after_digest or not wrote:
             raise ToolError(
                 "stale_read",
                 f"{path} changed after this session's last change to it, so undo would discard "
@@ -258,8 +277,8 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
                 {"path": path},
             )
         if restored != change.before_blob:
-            # The span read from the snapshot is not what the change replaced: the snapshot was
-            # damaged or tampered with. Its bytes are never written.
+            # The spans read from the snapshot are not what the change replaced: the snapshot
+            # was damaged or tampered with. Their bytes are never written.
             raise ToolError.from_sandbox(
                 SandboxError(
                     "blob_corrupt",
@@ -268,12 +287,12 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
                     path=path,
                 )
             )
-        spans = ((recipe.start, end, old),)
-        payload = windowed_diff(fd, version.size, path, spans, [line])
+        put_back = tuple(spans)
+        payload = windowed_diff(fd, version.size, path, put_back, lines)
         if ws.dry_run:
             ws.sandbox.check_write(path)
         else:
-            splice = Splice(spans, version.size, change.before_blob)
+            splice = Splice(put_back, version.size, change.before_blob)
             ws.commit([Planned(path, None, version, splice)], undoes=change)
     new_id = None if ws.dry_run else change.before_blob
     payload = with_refs(ws, payload, version.digest, new_id)

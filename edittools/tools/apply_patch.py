@@ -23,19 +23,21 @@ from edittools.tools._change import (
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
-from sandbox import SandboxError, TextDocument, Version, decode
+from edittools.tools._streamed_patch import streamed_patch
+from sandbox import SandboxError, Splice, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
 
 
 @dataclass(frozen=True)
 class _Write:
-    """One file write of a staged patch: `after` None deletes; `before` None creates."""
+    """One file write of a staged patch: `after` None deletes; `before` None creates (or, with
+    a `before_version`, the file is over the cap and `after` a `Splice` of it)."""
 
     path: str
     before: bytes | None
     before_version: Version | None
-    after: bytes | None
+    after: bytes | Splice | None
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,13 @@ def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
         )
         payload = with_syntax(payload, check)
         return _Staged((_Write(path, None, None, after),), payload, syntax_note(check))
-    before, version = read_existing(ws, path)
+    try:
+        before, version = read_existing(ws, path)
+    except SandboxError as exc:
+        if exc.code != "too_large":
+            raise
+        splice, version, payload = streamed_patch(ws, path, patch)
+        return _Staged((_Write(path, None, version, splice),), payload)
     ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
         old = text_or_bytes(before)

@@ -31,6 +31,7 @@ from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
 from edittools.tools._splice import splice_spans, splice_views
 from edittools.tools._streamed import streamed_edit
+from edittools.tools._streamed_multi import streamed_multi_edit
 from edittools.tools.write import write
 from sandbox import Digester, SandboxError, TextDocument, Version, decode
 
@@ -198,11 +199,20 @@ _BYTES_PATH_MIN = 1 << 20
 
 
 def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
-    """Apply several edits to one file in order, on the text in memory: all of them or none."""
+    """Apply several edits to one file in order, on the text in memory: all of them or none.
+
+    A file over the `max_file_bytes` cap takes exact edits by a streamed pass (see
+    `_streamed_multi`).
+    """
     sb = ws.sandbox
     path = sb.relpath(params.path)
     with sb.lock(path):
-        before, version = read_existing(ws, path)
+        try:
+            before, version = read_existing(ws, path)
+        except SandboxError as exc:
+            if exc.code != "too_large":
+                raise
+            return streamed_multi_edit(ws, path, params.edits)
         original = decode(before)
         ensure_fresh(ws, path, before, version)
         document = original

@@ -94,6 +94,8 @@ def _by_recipe(
         return None
     if recipe.base != change.before_blob or not (plain or plain_utf8(current)):
         return None
+    if recipe.more:
+        return None  # several spans (a streamed change): the whole-file path
     end = recipe.start + len(recipe.middle)
     if current[recipe.start : end] != recipe.middle:
         return None

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_session_errors import check_error, unchanged
 
 from edittools import Session
@@ -141,6 +143,23 @@ def test_undo_restores_the_exact_bytes(tmp_path: Path) -> None:
         assert (tmp_path / "big.txt").read_bytes() == DATA
 
 
+def test_a_replace_all_is_undone_by_putting_every_place_back(tmp_path: Path) -> None:
+    """Each place of a streamed replace_all is kept as a span of the change's recipe: the result
+    has a new_ref, and undo splices the old bytes back into every place."""
+    # "value 0000" ends rows k with 7k % 100000 < 10: 21 places, some across chunk borders
+    old, new = b"value 0000", b"V\nvalue-0000"
+    assert DATA.count(old) > 10
+    result = edited(tmp_path, old, new, replace_all=True)
+    ref = result.artifact.payload.new_ref
+    with session(tmp_path) as s:
+        assert not s.sandbox.store.has(ref)  # not a copy: rebuilt from the snapshot and the spans
+        assert s.workspace.content(ref) == DATA.replace(old, new)
+        undone = s.undo("big.txt")
+        assert not undone.is_error, undone.value
+        check_payload(tmp_path, undone.artifact.payload, DATA.replace(old, new), DATA)
+    assert (tmp_path / "big.txt").read_bytes() == DATA
+
+
 def test_undo_refuses_a_snapshot_whose_span_was_changed(tmp_path: Path) -> None:
     """The span put back comes from the snapshot: bytes that are not what the change replaced
     (a damaged or tampered snapshot) are refused before anything is written."""
@@ -258,3 +277,251 @@ def test_a_killed_streamed_write_leaves_old_or_new_bytes(tmp_path: Path) -> None
         shutil.rmtree(root)
     # Killed at once it left the old bytes; killed after its end, the new ones.
     assert outcomes[0] is False and outcomes[-1] is True, outcomes
+
+
+def git_patch(tmp_path: Path, old: bytes, new: bytes, context: int = 3) -> str:
+    """The unified diff git makes between two versions of big.txt (the oracle's own patch)."""
+    pair = tmp_path.parent / f"{tmp_path.name}-pair"
+    (pair / "a").mkdir(parents=True)
+    (pair / "b").mkdir()
+    (pair / "a" / "big.txt").write_bytes(old)
+    (pair / "b" / "big.txt").write_bytes(new)
+    out = subprocess.run(["git", "diff", "--no-index", f"-U{context}", "a/big.txt", "b/big.txt"],
+                         cwd=pair, capture_output=True, check=False).stdout  # fmt: skip
+    shutil.rmtree(pair)
+    hunks = out[out.index(b"\n@@ ") + 1 :].decode()
+    return f"--- a/big.txt\n+++ b/big.txt\n{hunks}"
+
+
+def changed_rows(data: bytes, edits: dict[int, bytes]) -> bytes:
+    """`data` with whole rows replaced: row number (1-based) -> its new bytes."""
+    lines = data.splitlines(keepends=True)
+    for number, new in sorted(edits.items(), reverse=True):
+        lines[number - 1 : number] = [new]
+    return b"".join(lines)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_patch_of_several_hunks_streams_through_a_large_file(
+    tmp_path: Path, newline: str
+) -> None:
+    data = rows(150_000, newline)
+    nl = newline.encode()
+    # Hunks at the very start and end, across chunk borders, and rows removed and added.
+    new = changed_rows(data, {1: b"first" + nl, 34_133: b"", 34_140: b"a" + nl + b"b" + nl,
+                              100_000: b"middle" + nl, 150_000: b"last" + nl})  # fmt: skip
+    patch = git_patch(tmp_path, data, new)
+    assert patch.count("@@ -") == 4
+    (tmp_path / "big.txt").write_bytes(data)
+    with session(tmp_path) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+        payload = result.artifact.payload
+        assert payload.match == "exact" and payload.new_ref is not None
+        assert (tmp_path / "big.txt").read_bytes() == new
+        check_payload(tmp_path, payload, data, new)
+        undone = s.undo("big.txt")
+        assert not undone.is_error, undone.value
+    assert (tmp_path / "big.txt").read_bytes() == data
+
+
+def test_a_codex_patch_streams_when_its_context_is_unique(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    patch = ("*** Begin Patch\n*** Update File: big.txt\n@@\n row 0077776 value 44432\n"
+             "-row 0077777 value 44439\n+row 77777 changed\n row 0077778 value 44446\n"
+             "*** End Patch\n")  # fmt: skip
+    with session(tmp_path) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+    want = DATA.replace(b"row 0077777 value 44439\n", b"row 77777 changed\n")
+    assert (tmp_path / "big.txt").read_bytes() == want
+    check_payload(tmp_path, result.artifact.payload, DATA, want)
+
+
+def test_a_unified_hunk_takes_the_place_nearest_its_stated_line(tmp_path: Path) -> None:
+    """The same context occurs many times: the header's line decides (and a file changed above
+    the hunk since the patch was made shifts it, as patch's offset search does)."""
+    data = b"".join(b"same\ncontext\nsame\n" if k % 1000 == 0 else b"row %06d\n" % k
+                    for k in range(200_000))  # fmt: skip
+    (tmp_path / "big.txt").write_bytes(data)
+    at = data.index(b"same\ncontext\nsame\n", data.index(b"row 120001"))  # the 121st of 200
+    line = data.count(b"\n", 0, at) + 2  # its "context" line
+    new = changed_rows(data, {line: b"CHANGED\n"})
+    patch = git_patch(tmp_path, data, new, context=1)
+    assert patch.count("@@ -") == 1
+    with session(tmp_path) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+    assert (tmp_path / "big.txt").read_bytes() == new
+
+
+def test_a_patch_that_does_not_match_changes_no_file(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    (tmp_path / "small.txt").write_text("one\ntwo\n")
+    patch = (
+        "--- a/small.txt\n+++ b/small.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n"
+        "--- a/big.txt\n+++ b/big.txt\n@@ -5,3 +5,3 @@\n row 0000005 value 00035\n"
+        "-row 0000006 value 00043\n+changed\n row 0000007 value 00049\n"
+    )
+    with session(tmp_path) as s, unchanged(tmp_path):
+        check_error(s.apply_patch(patch), "patch_conflict", "exact", "tolerant tiers")
+    fixed = patch.replace("value 00043", "value 00042")
+    with session(tmp_path) as s:
+        result = s.apply_patch(fixed)
+        assert not result.is_error, result.value
+    assert (tmp_path / "small.txt").read_text() == "one\nTWO\n"
+    assert (tmp_path / "big.txt").read_bytes() == DATA.replace(b"row 0000006 value 00042\n",
+                                                               b"changed\n")  # fmt: skip
+
+
+def test_a_hunk_matches_whole_lines_only(tmp_path: Path) -> None:
+    data = b"cab\n" + DATA + b"ab\n"  # "ab\n" ends the first line, and is the last one
+    (tmp_path / "big.txt").write_bytes(data)
+    patch = "*** Begin Patch\n*** Update File: big.txt\n@@\n-ab\n+AB\n*** End Patch\n"
+    with session(tmp_path) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+    assert (tmp_path / "big.txt").read_bytes() == data[:-3] + b"AB\n"
+
+
+def test_what_does_not_stream_is_refused_saying_what_does(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s, unchanged(tmp_path):
+        s.read("big.txt")
+        check_error(s.write("big.txt", "x\n"), "too_large", "exact edits (edit, multi_edit)",
+                    "apply_patch updates")  # fmt: skip
+        delete = "*** Begin Patch\n*** Delete File: big.txt\n*** End Patch\n"
+        check_error(s.apply_patch(delete), "too_large", "update section")
+        insert = "--- a/big.txt\n+++ b/big.txt\n@@ -3,0 +4 @@\n+new row\n"
+        check_error(s.apply_patch(insert), "too_large", "no context or removed lines")
+
+
+def test_a_dry_run_diffs_without_writing_or_leaving_a_temp_file(tmp_path: Path) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    patch = git_patch(tmp_path, DATA, changed_rows(DATA, {70_000: b"x\n"}))
+    with session(tmp_path) as s, unchanged(tmp_path):
+        s.read("big.txt")
+        arguments = {"path": "big.txt", "old_string": "row 0000009 ", "new_string": "r9 "}
+        edit = s.call("edit", arguments, dry_run=True)
+        assert not edit.is_error, edit.value
+        assert edit.artifact.payload.stats.added == 1
+        applied = s.call("apply_patch", {"patch": patch}, dry_run=True)
+        assert not applied.is_error, applied.value
+        assert applied.artifact.payload.hunks[0].old_start == 69_997
+        assert os.listdir(s.sandbox.state_path / "pending") == []
+    assert sorted(os.listdir(tmp_path)) == ["big.txt"]
+
+
+def sequential(data: bytes, edits: list[dict[str, Any]]) -> bytes:
+    """What multi_edit makes of `data` in memory: each edit on the text the ones before made."""
+    for e in edits:
+        old, new = e["old_string"].encode(), e["new_string"].encode()
+        data = data.replace(old, new, -1 if e.get("replace_all") else 1)
+    return data
+
+
+def test_a_multi_edit_streams_its_edits_in_order(tmp_path: Path) -> None:
+    at = 300 * CHUNK - 5  # a needle across a chunk border
+    edits = [
+        {"old_string": DATA[at : at + 30].decode(), "new_string": "ACROSS\n"},
+        {"old_string": "value 00007", "new_string": "v7", "replace_all": True},  # rows 1, 100001
+        {"old_string": "row 0120000 value 40000\n", "new_string": ""},
+        {"old_string": "row 0000005 ", "new_string": "fifth\nrow 5 "},
+    ]
+    want = sequential(DATA, edits)
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s:
+        s.read("big.txt")
+        result = s.multi_edit("big.txt", edits)
+        assert not result.is_error, result.value
+        assert (tmp_path / "big.txt").read_bytes() == want
+        check_payload(tmp_path, result.artifact.payload, DATA, want)
+        undone = s.undo("big.txt")
+        assert not undone.is_error, undone.value
+    assert (tmp_path / "big.txt").read_bytes() == DATA
+
+
+def test_a_multi_edit_of_a_crlf_file_takes_bare_newlines_as_its_own(tmp_path: Path) -> None:
+    data = rows(150_000, "\r\n")
+    (tmp_path / "big.txt").write_bytes(data)
+    edits = [
+        {"old_string": "row 0090000 value 30000\nrow", "new_string": "changed\nline\nrow"},
+        {"old_string": "row 0000003 value 00021\r\n", "new_string": "three\r\n"},
+    ]
+    with session(tmp_path) as s:
+        s.read("big.txt")
+        result = s.multi_edit("big.txt", edits)
+        assert not result.is_error, result.value
+        assert result.artifact.payload.match == "newlines"
+    want = data.replace(b"row 0090000 value 30000\r\nrow", b"changed\r\nline\r\nrow")
+    want = want.replace(b"row 0000003 value 00021\r\n", b"three\r\n")
+    assert (tmp_path / "big.txt").read_bytes() == want
+    check_payload(tmp_path, result.artifact.payload, data, want)
+
+
+@pytest.mark.parametrize(
+    ("edits", "code", "words"),
+    [
+        # The second needle is in the first edit's new text: only the sequential text has it.
+        ([("row 0000050 ", "row 0000051 "), ("row 0000051 value 00350", "x")], "too_large",
+         "earlier edit writes"),
+        # The second needle was inside the first edit's span: gone, as in memory.
+        ([("row 0000050 value 00350", "X"), ("row 0000050", "Y")], "no_match", "Edit 2 of 2"),
+        ([("row 0000050 ", "a"), ("value 00350\nrow 0000051", "b")], "too_large", "too close"),
+        ([("value 00007", "x")], "ambiguous_match", "lines 1, 100001"),
+    ],
+)  # fmt: skip
+def test_a_multi_edit_whose_order_could_matter_is_refused(
+    tmp_path: Path, edits: list[tuple[str, str]], code: str, words: str
+) -> None:
+    (tmp_path / "big.txt").write_bytes(DATA)
+    with session(tmp_path) as s, unchanged(tmp_path):
+        s.read("big.txt")
+        operations = [{"old_string": old, "new_string": new} for old, new in edits]
+        check_error(s.multi_edit("big.txt", operations), code, words)
+
+
+def _counts_in_order(data: bytes, edits: list[dict[str, Any]]) -> list[int]:
+    """How many places each edit's old_string has in the text the edits before it made."""
+    counts = []
+    for e in edits:
+        counts.append(data.count(e["old_string"].encode()))
+        data = sequential(data, [e])
+    return counts
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(draw=st.data(), chunk=st.integers(1, 16))
+def test_a_streamed_multi_edit_writes_the_sequential_result_or_nothing(
+    tmp_path_factory: pytest.TempPathFactory, draw: st.DataObject, chunk: int
+) -> None:
+    """Whatever it accepts, it writes what the edits make one after the other in memory. Each
+    old_string is cut from the text the edits before it made (so it may lie in their new text),
+    and a new_string may copy text of the file (so later needles may match in it)."""
+    tails = draw.draw(st.lists(st.text(alphabet="ab", max_size=3), min_size=20, max_size=50))
+    data = "".join(f"{k:02d}{tail}\n" for k, tail in enumerate(tails)).encode()
+    edits: list[dict[str, Any]] = []
+    now = data
+    for _ in range(draw.draw(st.integers(1, 3))):
+        at = draw.draw(st.integers(0, len(now) - 2))
+        old = now[at : at + draw.draw(st.integers(2, 8))]
+        at = draw.draw(st.integers(0, len(now) - 1))
+        new = draw.draw(st.one_of(st.text(alphabet="ab\n", max_size=5).map(str.encode),
+                                  st.just(now[at : at + 6])))  # fmt: skip
+        edit = {"old_string": old.decode(), "new_string": new.decode(),
+                "replace_all": draw.draw(st.booleans())}  # fmt: skip
+        edits.append(edit)
+        now = sequential(now, [edit])
+    root = tmp_path_factory.mktemp("multi")
+    (root / "big.txt").write_bytes(data)
+    with Session(root, max_file_bytes=16, scan_chunk_bytes=chunk, require_read=False) as s:
+        result = s.multi_edit("big.txt", edits)
+    held = (root / "big.txt").read_bytes()
+    if result.is_error:
+        assert held == data
+        return
+    counts = _counts_in_order(data, edits)
+    assert all(n == 1 or (n > 1 and e["replace_all"]) for n, e in zip(counts, edits, strict=True))
+    assert held == now

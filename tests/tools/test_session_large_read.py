@@ -194,17 +194,14 @@ def test_a_window_larger_than_the_cap_suggests_a_limit_that_fits(tmp_path: Path)
         assert "     2\tshort" in s.read("one.txt", offset=2).value
 
 
-def test_changes_other_than_edit_to_a_file_over_the_cap_are_refused(tmp_path: Path) -> None:
+def test_a_write_over_a_file_over_the_cap_is_refused(tmp_path: Path) -> None:
+    """write is refused; edit, multi_edit and apply_patch updates stream (their tests are in
+    test_session_huge_edit)."""
     (tmp_path / "big.txt").write_text(TEXT)
     with capped(tmp_path) as s, unchanged(tmp_path):
         assert not s.read("big.txt").is_error
-        patch = "*** Begin Patch\n*** Update File: big.txt\n@@\n-line 00002\n+X\n*** End Patch\n"
-        for result in (
-            s.multi_edit("big.txt", [{"old_string": "line 00002", "new_string": "X"}]),
-            s.write("big.txt", "small\n"),
-            s.apply_patch(patch),
-        ):
-            check_error(result, "too_large", "too large to change", "offset", "limit")
+        result = s.write("big.txt", "small\n")
+        check_error(result, "too_large", "too large to change", "offset", "limit")
 
 
 def test_a_read_over_the_cap_is_recorded_by_its_version(tmp_path: Path) -> None:

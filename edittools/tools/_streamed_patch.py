@@ -1,0 +1,143 @@
+"""apply_patch's update of a file over the `max_file_bytes` cap: hunks placed by a streamed pass.
+
+Each hunk's old lines (context and removed), spelt with the file's newline style, are looked
+for as bytes that start and end on line boundaries; all hunks in one pass over the file (see
+`find_lines`), every occurrence with its line. A unified hunk takes the occurrence nearest the
+line its header states (shifted by how far the hunks before it were found from theirs), a Codex
+hunk the first after the hunk before it. Then one more pass hashes the file and the patched
+content and numbers each hunk's line (`hash_counting`), and the new file is a `Splice` written
+by the kernel in the same all-or-nothing commit as the patch's other files.
+
+Only exact context is matched (the tolerant tiers need the whole text as lines, so a miss says
+they were skipped), and a hunk must have context or removed lines to be placed.
+"""
+
+from __future__ import annotations
+
+import os
+
+from edittools._errors import ToolError
+from edittools._workspace import Workspace
+from edittools.artifacts import DiffPayload
+from edittools.tools._guard import ensure_fresh
+from edittools.tools._patch import FilePatch, PatchHunk
+from edittools.tools._scan import FIND_KEPT, find_lines, hash_counting
+from edittools.tools._streamed import check_text, windowed_diff
+from sandbox import Splice, Version
+
+__all__ = ["streamed_patch"]
+
+Span = tuple[int, int, bytes]
+
+
+def streamed_patch(
+    ws: Workspace, path: str, patch: FilePatch
+) -> tuple[Splice, Version, DiffPayload]:
+    """The splice, the file's version and the diff of `patch` (an update) on the large file
+    `path` (its lock held); raises `patch_conflict` when a hunk does not match exactly."""
+    if patch.op != "update" or patch.move_to is not None:
+        raise ToolError(
+            "too_large",
+            f"{path} is over the size cap; a patch may only update it in place (hunks), not "
+            "delete, move or replace it whole. Use an update section.",
+            {"path": path},
+        )
+    chunk = max(ws.options.scan_chunk_bytes, 1)
+    with ws.sandbox.open_reader(path) as reader:
+        fd = reader.fileno()
+        head = os.pread(fd, 1 << 16, 0)
+        check_text(path, head)
+        nl = b"\r\n" if _first_ending(head) == b"\r\n" else b"\n"
+        blocks = [_blocks(path, number, hunk, nl) for number, hunk in enumerate(patch.hunks, 1)]
+        size = os.fstat(fd).st_size
+        found = find_lines(fd, [old for old, _ in blocks], chunk=chunk)
+        spans = _place(path, patch.hunks, blocks, found, size)
+        version, lines, new_digest = hash_counting(fd, spans, chunk=chunk)
+        if version.size != size:
+            raise ToolError(
+                "stale_read",
+                f"{path} changed while the patch was being placed. Read it again, then retry.",
+                {"path": path},
+            )
+        ensure_fresh(ws, path, None, version, must_have_read=False)
+        payload = windowed_diff(fd, size, path, tuple(spans), lines)
+    return (
+        Splice(tuple(spans), size, new_digest),
+        version,
+        payload.model_copy(update={"match": "exact"}),
+    )
+
+
+def _first_ending(head: bytes) -> bytes:
+    at = head.find(b"\n")
+    return b"\r\n" if at > 0 and head[at - 1 : at] == b"\r" else b"\n"
+
+
+def _blocks(path: str, number: int, hunk: PatchHunk, nl: bytes) -> tuple[bytes, bytes]:
+    """A hunk's old and new lines as bytes, each line ended with `nl` (but a last line the
+    patch marks as having no newline)."""
+    old = [_body(line) for line in hunk.lines if line[0] in " -"]
+    new = [_body(line) for line in hunk.lines if line[0] in " +"]
+    if not old:
+        raise ToolError(
+            "too_large",
+            f"Hunk {number} of {path} has no context or removed lines, and the file is over the "
+            "size cap, where a hunk is placed by its lines. Add a few context lines to it.",
+            {"path": path, "hunk": number},
+        )
+    return _joined(old, nl, hunk.old_no_newline), _joined(new, nl, hunk.new_no_newline)
+
+
+def _joined(lines: list[str], nl: bytes, no_newline: bool) -> bytes:
+    if not lines:
+        return b""
+    data = nl.join(line.encode() for line in lines) + nl
+    return data[: -len(nl)] if no_newline else data
+
+
+def _body(line: str) -> str:
+    body = line[1:]
+    return body[:-1] if body.endswith("\r") else body
+
+
+def _place(
+    path: str,
+    hunks: tuple[PatchHunk, ...],
+    blocks: list[tuple[bytes, bytes]],
+    found: list[list[tuple[int, int]]],
+    size: int,
+) -> list[Span]:
+    """The byte span each hunk replaces, in order and not overlapping."""
+    spans: list[Span] = []
+    pos = 0  # where the next hunk may start
+    delta = 0  # lines between where the hunks so far were found and where they said they were
+    for number, (hunk, (old, new), places) in enumerate(zip(hunks, blocks, found, strict=True), 1):
+        ok = [
+            (at, line)
+            for at, line in places
+            if at >= pos and (not hunk.old_no_newline or at + len(old) == size)
+        ]
+        if hunk.old_start is not None and ok and len(places) < FIND_KEPT:
+            want = hunk.old_start + delta
+            at, line = min(ok, key=lambda p: (abs(p[1] - want), p[0]))
+            delta = line - hunk.old_start
+        elif hunk.old_start is None and len(ok) == 1 and len(places) < FIND_KEPT:
+            at, line = ok[0]
+        else:
+            lines = [line for _, line in ok[:10]]
+            raise ToolError(
+                "patch_conflict",
+                f"Hunk {number} of {path} "
+                + (
+                    "does not match the file exactly"
+                    if not ok
+                    else f"matches {len(ok)} places (lines {', '.join(map(str, lines))})"
+                )
+                + ". The file is over the size cap, so only exact context is matched (the "
+                "tolerant tiers were skipped) and a hunk without line numbers must match one "
+                "place. Read the lines (read with offset and limit) and make the patch from them.",
+                {"path": path, "hunk": number, "lines": lines, "skipped_tiers": True},
+            )
+        spans.append((at, at + len(old), new))
+        pos = at + len(old)
+    return spans

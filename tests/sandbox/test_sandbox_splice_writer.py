@@ -1,0 +1,120 @@
+"""SpliceWriter: a new content written by the kernel while the caller still reads the old file."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from sandbox import FileWrite, Sandbox, SandboxError, digest_of
+
+DATA = b"".join(b"line %05d\n" for k in range(20_000))  # 220 KB
+
+
+def _root(tmp_path: Path) -> Path:
+    root = tmp_path / "root"
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "big.txt").write_bytes(DATA)
+    return root
+
+
+def _leftovers(sb: Sandbox, root: Path) -> list[str]:
+    return sorted(os.listdir(root / "sub")) + sorted(os.listdir(sb.state_path / "pending"))
+
+
+def test_kept_and_replaced_parts_make_the_new_file(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    os.chmod(root / "sub" / "big.txt", 0o640)
+    spans = [(0, 4, b"LINE"), (100_000, 100_010, b""), (len(DATA) - 6, len(DATA), b"END\n")]
+    want = DATA
+    for start, stop, new in reversed(spans):
+        want = want[:start] + new + want[stop:]
+    with Sandbox(root) as sb:
+        version = sb.version("sub/big.txt")
+        assert version is not None
+        with sb.splice_writer("sub/big.txt") as writer:
+            assert os.pread(writer.fileno(), 10, 0) == DATA[:10]  # the old file, to read
+            for start, stop, new in spans:
+                writer.keep(max(start - 3, 0))  # kept in several steps
+                writer.replace(start, stop, new)
+            staged = writer.finish(len(DATA), digest_of(want))
+            assert staged.size == len(want) and staged.spans == tuple(spans)
+            sb.commit_files([FileWrite("sub/big.txt", staged, version)])
+        assert (root / "sub" / "big.txt").read_bytes() == want
+        assert stat.S_IMODE((root / "sub" / "big.txt").stat().st_mode) == 0o640
+        assert sb.version("sub/big.txt").digest == digest_of(want)  # type: ignore[union-attr]
+        assert _leftovers(sb, root) == ["big.txt"]
+
+
+def test_a_writer_closed_without_a_commit_leaves_nothing(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    with Sandbox(root) as sb:
+        with sb.splice_writer("sub/big.txt") as writer:
+            writer.keep(1000)
+            assert len(_leftovers(sb, root)) == 3  # the file, its temp file and the note
+        assert _leftovers(sb, root) == ["big.txt"]
+        with sb.splice_writer("sub/big.txt") as writer:  # finished, then not committed
+            writer.finish(len(DATA), digest_of(DATA))
+        assert _leftovers(sb, root) == ["big.txt"]
+    assert (root / "sub" / "big.txt").read_bytes() == DATA
+
+
+def test_a_reset_starts_the_new_content_again(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    with Sandbox(root) as sb:
+        version = sb.version("sub/big.txt")
+        with sb.splice_writer("sub/big.txt") as writer:
+            writer.replace(0, 4, b"first pass")
+            writer.keep(50_000)
+            writer.drop()
+            with pytest.raises(ValueError, match="reset"):
+                writer.finish(len(DATA), "d" * 64)  # dropped: no content to commit
+            writer.reset()
+            writer.replace(10, 14, b"LINE")
+            staged = writer.finish(len(DATA), "d" * 64)
+            sb.commit_files([FileWrite("sub/big.txt", staged, version)])  # type: ignore[arg-type]
+    assert (root / "sub" / "big.txt").read_bytes() == DATA[:10] + b"LINE" + DATA[14:]
+
+
+def test_a_file_changed_while_it_was_read_is_stale(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    with Sandbox(root) as sb:
+        with sb.splice_writer("sub/big.txt") as writer:
+            writer.keep(1000)
+            with (root / "sub" / "big.txt").open("r+b") as fh:  # same size, other bytes
+                fh.write(b"LINE")
+            with pytest.raises(SandboxError) as info:
+                writer.finish(len(DATA), digest_of(DATA))
+            assert info.value.code == "stale"
+        assert _leftovers(sb, root) == ["big.txt"]
+
+
+def test_a_file_replaced_before_the_commit_is_stale(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    with Sandbox(root) as sb:
+        version = sb.version("sub/big.txt")
+        assert version is not None
+        with sb.splice_writer("sub/big.txt") as writer:
+            staged = writer.finish(len(DATA), digest_of(DATA))
+            (root / "sub" / "other").write_bytes(DATA)
+            os.replace(root / "sub" / "other", root / "sub" / "big.txt")  # same bytes, new inode
+            with pytest.raises(SandboxError) as info:
+                sb.commit_files([FileWrite("sub/big.txt", staged, version)])
+            assert info.value.code == "stale"
+        assert _leftovers(sb, root) == ["big.txt"]
+
+
+def test_the_writer_is_confined_like_a_write(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_bytes(b"[core]\n")
+    (tmp_path / "outside.txt").write_bytes(b"x\n")
+    (root / "out").symlink_to(tmp_path / "outside.txt")
+    with Sandbox(root, deny=["sub/"]) as sb:
+        for path, code in ((".git/config", "protected"), ("out", "outside_root"),
+                           ("sub/big.txt", "denied"), ("none.txt", "not_found")):  # fmt: skip
+            with pytest.raises(SandboxError) as info:
+                sb.splice_writer(path)
+            assert info.value.code == code, path
