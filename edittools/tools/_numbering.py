@@ -18,8 +18,7 @@ def numbered(lines: Iterable[str], first: int, *, max_chars: int | None = None) 
     lines = list(lines)
     joined = "\n".join(lines)
     if "\r" not in joined and (max_chars is None or max(map(len, lines), default=0) <= max_chars):
-        # The common case, in C-level loops: nothing to strip or cut.
-        return "\n".join(map(operator.add, _prefixes(first, len(lines)), lines))
+        return plain_numbered(lines, first)
     out = []
     for number, line in enumerate(lines, start=first):
         line = line.removesuffix("\r")
@@ -27,6 +26,11 @@ def numbered(lines: Iterable[str], first: int, *, max_chars: int | None = None) 
             line = line[:max_chars] + CUT_MARKER.format(more=len(line) - max_chars)
         out.append(f"{number:>6}\t{line}")
     return "\n".join(out)
+
+
+def plain_numbered(lines: list[str], first: int) -> str:
+    """`numbered` for lines the caller knows hold no CR and none to cut: C-level loops only."""
+    return "\n".join(map(operator.add, _prefixes(first, len(lines)), lines))
 
 
 _BLOCK = 1024

@@ -27,7 +27,7 @@ from edittools.artifacts import (
 from edittools.artifacts.builders import code_result
 from edittools.syntax import language_of
 from edittools.tools._guard import read_existing
-from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered
+from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered, plain_numbered
 from edittools.tools._params import ReadParams
 from sandbox import (
     FileReader,
@@ -105,9 +105,10 @@ def _window_result(
     """The numbered window, its footer (with `note` appended) and the code artifact."""
     last = offset + len(window) - 1
     cap = ws.options.read_line_chars
+    joined = "\n".join(window)
     longest = max(map(len, window), default=0)
     if longest <= cap:  # no line is cut: the measure below, without a call per line
-        size = sum(map(len, window)) + 8 * len(window)
+        size = len(joined) - len(window) + 1 + 8 * len(window) if window else 0
     else:
         size = sum(_shown_chars(line, cap) for line in window)
     if size > ws.options.read_output_chars:
@@ -119,7 +120,10 @@ def _window_result(
             f"offset={offset} limit={fitting}.",
             {"total_lines": total, "suggested_limit": fitting},
         )
-    body = numbered(window, offset, max_chars=cap if longest > cap else None)
+    if longest <= cap and "\r" not in joined:
+        body = plain_numbered(window, offset)
+    else:
+        body = numbered(window, offset, max_chars=cap)
     partial = offset > 1 or last < total
     footer = ""
     if last < total:
@@ -130,7 +134,7 @@ def _window_result(
     elif offset > 1 or note:
         footer = f"\n\n[Showing lines {offset}-{last} of {total}; end of file.{note}]"
     payload = CodePayload(
-        text="\n".join(window) + ("\n" if window else ""),
+        text=joined + ("\n" if window else ""),
         lang=language_of(path),
         filename=path,
         start_line=offset,
