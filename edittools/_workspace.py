@@ -160,6 +160,10 @@ class Workspace:
     def note_seen(self, path: str, data: bytes, version: Version) -> Baseline:
         """Remember that `path` is known as `data` (after a read, write or edit)."""
         record = Baseline(version.digest, self._blob_of(data, version.digest))
+        # Not synced (WAL, synchronous=NORMAL): committed, so the next process sees it, but a power
+        # cut may take it back to the previous record. That fails safe: a lost record asks for
+        # one more read (`not_read`), an older one is refused by its digest (`stale_read`); never
+        # a wrong write. A sync per read would cost more than the read.
         with self._index.transaction(durable=False) as db:
             _put_read(db, path, record)
         return record
