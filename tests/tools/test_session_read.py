@@ -180,7 +180,9 @@ def test_an_image_read_counts_as_read_for_a_replacement(session: Session) -> Non
 _LINES = st.lists(st.text(st.characters(blacklist_characters="\x00\r\n"), max_size=6), max_size=40)
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     lines=_LINES,
     ends=st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=40, max_size=40),
@@ -225,6 +227,7 @@ def test_any_window_is_the_lines_a_plain_split_gives(
     assert result.value.split("\n\n[Showing")[0] == shown
 
 
+@settings(deadline=None)
 @given(first=st.integers(0, 5000), count=st.integers(0, 2500))
 def test_numbering_any_range_matches_formatting_each_line(first: int, count: int) -> None:
     lines = [f"l{n % 7}" for n in range(count)]
