@@ -67,8 +67,6 @@ class StateIndex:
     """
 
     path: pathlib.Path
-    _durable: bool
-    """Whether the connection's `synchronous` setting is the durable one (FULL) now."""
 
     def __init__(self, state: StateDir) -> None:
         self.path = state.path / DB_NAME
@@ -104,7 +102,6 @@ class StateIndex:
             if mode is None or str(mode[0]).lower() != "wal":
                 raise corrupt(self.path, "cannot be put in WAL mode")
             self._db.execute("PRAGMA synchronous = FULL")
-            self._durable = True
             self._db.execute("PRAGMA foreign_keys = ON")
         with self.transaction(durable=False) as db:
             for statement in _statements(_SCHEMA):
@@ -131,9 +128,7 @@ class StateIndex:
         """
         with self._lock, self._translated():
             db = self._db
-            if durable != self._durable:  # a statement fewer for a run of alike transactions
-                db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-                self._durable = durable
+            db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
