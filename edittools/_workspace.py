@@ -402,12 +402,9 @@ _RECOVERY_TEXT = {
 
 
 def _put_read(db: sqlite3.Connection, path: str, record: Baseline) -> None:
-    # A record that is already there is left alone: a read of an unchanged file (the usual
-    # repeat) then changes no page, and its commit writes nothing.
     db.execute(
         "INSERT INTO reads (path, digest, blob) VALUES (?, ?, ?) "
-        "ON CONFLICT(path) DO UPDATE SET digest = excluded.digest, blob = excluded.blob "
-        "WHERE reads.digest IS NOT excluded.digest OR reads.blob IS NOT excluded.blob",
+        "ON CONFLICT(path) DO UPDATE SET digest = excluded.digest, blob = excluded.blob",
         (path, record.digest, record.blob_id),
     )
 
