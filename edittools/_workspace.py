@@ -185,16 +185,24 @@ class Workspace:
     def note_seen(self, path: str, data: bytes, version: Version) -> Baseline:
         """Remember that `path` is known as `data` (after a read, write or edit)."""
         record = Baseline(version.digest, self._blob_of(data, version.digest))
-        with self._index.transaction(durable=False) as db:
-            _put_read(db, path, record)
+        # Not synced (WAL, synchronous=NORMAL): committed, so the next process sees it, but a power
+        # cut may take it back to the previous record. That fails safe: a lost record asks for
+        # one more read (`not_read`), an older one is refused by its digest (`stale_read`); never
+        # a wrong write. A sync per read would cost more than the read.
+        self._record(path, record)
         return record
 
     def note_seen_version(self, path: str, version: Version) -> Baseline:
         """Remember that `path` is known by its version alone (a file read in a streamed pass)."""
         record = Baseline(version.digest, None)
+        self._record(path, record)
+        return record
+
+    def _record(self, path: str, record: Baseline) -> None:
+        if self.seen(path) == record:
+            return  # a read of an unchanged file (the usual repeat) opens no write transaction
         with self._index.transaction(durable=False) as db:
             _put_read(db, path, record)
-        return record
 
     def forget(self, path: str) -> None:
         """Drop what was known of `path` (after a delete)."""

@@ -82,6 +82,11 @@ class TextDocument:
     # alone instead of rescanning a large text.
     _counts: tuple[int, int, int] = field(default=(0, 0, 0), repr=False, compare=False)
 
+    @property
+    def newline_counts(self) -> tuple[int, int, int]:
+        """How many bare LF, CRLF and bare CR the text holds (counted once, when it was made)."""
+        return self._counts
+
     def encode(self) -> bytes:
         """The document as bytes: BOM, then the text in its encoding."""
         return self.bom + _encode(self.text, self.encoding)

@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any, cast
 
 import anyio
-import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -73,12 +72,16 @@ def build_server(
 
     Results are compact (`compact`) unless `inline_texts`; the contents they refer to are
     resources at `edittools://blob/{id}`. A read image also goes to the model as an image block,
-    scaled down to `image_limits`. Calls run one at a time in a worker thread, so the event loop
-    stays responsive while a session (which is not thread-safe) sees no overlapping calls.
+    scaled down to `image_limits`. Calls run on the event loop itself, one at a time, so a
+    session (which is not thread-safe) never sees overlapping calls.
     """
+    # Why not a worker thread: the SDK reads stdin and writes stdout in threads of its own, so a
+    # running call blocks neither; messages that arrive meanwhile wait in its stream and are
+    # answered when the call returns (malformed ones too), as a stdio client expects of a server
+    # that answers one call at a time anyway. A hop to a worker thread and back cost 0.06 ms
+    # idle and 0.15-0.2 ms on a busy machine per call (two wake-ups), a third of a small read.
     tools = {tool.name: tool for tool in surface_tools(surface)}
     definitions = [tool_definition(tool) for tool in tools.values()]
-    one_at_a_time = anyio.Lock()
 
     def answer(result: ToolResult) -> types.CallToolResult:
         wire = result_to_mcp(result if inline_texts else by_reference(result))
@@ -100,16 +103,15 @@ def build_server(
             ).result()
             return answer(result)
         arguments = params.arguments or {}
-        async with one_at_a_time:
-            try:
-                return await anyio.to_thread.run_sync(lambda: answer(tool.call(session, arguments)))
-            except Exception as exc:  # the one place the server catches what the tools did not
-                _log.exception("tool %s failed unexpectedly", tool.name)
-                result = ToolError(
-                    "internal_error",
-                    f"{tool.name} failed unexpectedly ({type(exc).__name__}: {exc}). The file "
-                    "may be unchanged; read it before trying again.",
-                ).result()
+        try:
+            return answer(tool.call(session, arguments))
+        except Exception as exc:  # the one place the server catches what the tools did not
+            _log.exception("tool %s failed unexpectedly", tool.name)
+            result = ToolError(
+                "internal_error",
+                f"{tool.name} failed unexpectedly ({type(exc).__name__}: {exc}). The file "
+                "may be unchanged; read it before trying again.",
+            ).result()
         return answer(result)
 
     async def list_resource_templates(
@@ -128,11 +130,10 @@ def build_server(
         uri = str(params.uri)
         if not uri.startswith(_BLOB_PREFIX):
             raise MCPError(_RESOURCE_NOT_FOUND, f"No resource {uri[:200]!r}: only {BLOB_URI}.")
-        async with one_at_a_time:
-            try:
-                data = await anyio.to_thread.run_sync(session.blob, uri[len(_BLOB_PREFIX) :])
-            except ToolError as exc:
-                raise MCPError(_RESOURCE_NOT_FOUND, exc.message, {"code": exc.code}) from exc
+        try:
+            data = session.blob(uri[len(_BLOB_PREFIX) :])
+        except ToolError as exc:
+            raise MCPError(_RESOURCE_NOT_FOUND, exc.message, {"code": exc.code}) from exc
         return types.ReadResourceResult(contents=[_contents(uri, data)])
 
     return Server(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+import operator
+from collections.abc import Iterable, Iterator
+from itertools import chain, islice
 
 CUT_MARKER = " [... line cut: {more} more characters]"
 
@@ -15,8 +18,7 @@ def numbered(lines: Iterable[str], first: int, *, max_chars: int | None = None) 
     lines = list(lines)
     joined = "\n".join(lines)
     if "\r" not in joined and (max_chars is None or max(map(len, lines), default=0) <= max_chars):
-        # The common case, in C-level loops: nothing to strip or cut.
-        return "\n".join(map("{:>6}\t{}".format, range(first, first + len(lines)), lines))
+        return plain_numbered(lines, first)
     out = []
     for number, line in enumerate(lines, start=first):
         line = line.removesuffix("\r")
@@ -24,6 +26,33 @@ def numbered(lines: Iterable[str], first: int, *, max_chars: int | None = None) 
             line = line[:max_chars] + CUT_MARKER.format(more=len(line) - max_chars)
         out.append(f"{number:>6}\t{line}")
     return "\n".join(out)
+
+
+def plain_numbered(lines: list[str], first: int) -> str:
+    """`numbered` for lines the caller knows hold no CR and none to cut: C-level loops only."""
+    return "\n".join(map(operator.add, _prefixes(first, len(lines)), lines))
+
+
+_BLOCK = 1024
+
+
+@functools.lru_cache(maxsize=32)
+def _prefix_block(block: int) -> tuple[str, ...]:
+    """The number columns (`"{n:>6}\t"`) of lines `block * _BLOCK` up to the next block.
+
+    Formatting the numbers is most of the time a long window takes to number: a read of the
+    same region again (the usual case: an agent reads the start of a file many times) reuses
+    them. 32 blocks of 1024 are a few MB at most.
+    """
+    start = block * _BLOCK
+    return tuple(map("{:>6}\t".format, range(start, start + _BLOCK)))
+
+
+def _prefixes(first: int, count: int) -> Iterator[str]:
+    """The number columns of lines `first` .. `first + count - 1`."""
+    blocks = range(first // _BLOCK, (first + count - 1) // _BLOCK + 1)
+    columns = chain.from_iterable(map(_prefix_block, blocks))
+    return islice(columns, first % _BLOCK, first % _BLOCK + count)
 
 
 def as_lf_lines(text: str) -> str:

@@ -27,9 +27,16 @@ from edittools.artifacts import (
 from edittools.artifacts.builders import code_result
 from edittools.syntax import language_of
 from edittools.tools._guard import read_existing
-from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered
+from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered, plain_numbered
 from edittools.tools._params import ReadParams
-from sandbox import FileReader, SandboxError, bom_candidates, decode, looks_binary
+from sandbox import (
+    FileReader,
+    SandboxError,
+    TextDocument,
+    bom_candidates,
+    decode,
+    looks_binary,
+)
 
 _CHUNK = 1 << 20
 
@@ -65,17 +72,21 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
                 "", CodePayload(text="", filename=path, start_line=0, end_line=0, total_lines=0)
             ).artifact,
         )
-    return _read_text(ws, path, document.text, params)
+    return _read_text(ws, path, document, params)
 
 
-def _read_text(ws: Workspace, path: str, text: str, params: ReadParams) -> ToolResult:
-    lines = as_lf_lines(text).split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    _check_offset(path, params.offset, len(lines))
+def _read_text(ws: Workspace, path: str, document: TextDocument, params: ReadParams) -> ToolResult:
+    text = as_lf_lines(document.text)
+    # Only the lines up to the window's end are split off (the rest stays one string), and the
+    # total comes from the newlines decoding counted: a long file costs no list of all its lines
+    # and no second scan. Lines split on LF, or on CR in a file that has no LF (`as_lf_lines`).
+    bare_lf, crlf, bare_cr = document.newline_counts
+    total = (bare_lf + crlf or bare_cr) + (not text.endswith("\n"))
+    _check_offset(path, params.offset, total)
     limit = min(params.limit, ws.options.read_line_limit)
-    window = lines[params.offset - 1 : params.offset - 1 + limit]
-    return _window_result(ws, path, window, params.offset, len(lines))
+    stop = params.offset - 1 + limit
+    window = text.split("\n", stop)[params.offset - 1 : min(stop, total)]
+    return _window_result(ws, path, window, params.offset, total)
 
 
 def _check_offset(path: str, offset: int, total: int) -> None:
@@ -94,9 +105,10 @@ def _window_result(
     """The numbered window, its footer (with `note` appended) and the code artifact."""
     last = offset + len(window) - 1
     cap = ws.options.read_line_chars
+    joined = "\n".join(window)
     longest = max(map(len, window), default=0)
     if longest <= cap:  # no line is cut: the measure below, without a call per line
-        size = sum(map(len, window)) + 8 * len(window)
+        size = len(joined) - len(window) + 1 + 8 * len(window) if window else 0
     else:
         size = sum(_shown_chars(line, cap) for line in window)
     if size > ws.options.read_output_chars:
@@ -108,7 +120,10 @@ def _window_result(
             f"offset={offset} limit={fitting}.",
             {"total_lines": total, "suggested_limit": fitting},
         )
-    body = numbered(window, offset, max_chars=cap)
+    if longest <= cap and "\r" not in joined:
+        body = plain_numbered(window, offset)
+    else:
+        body = numbered(window, offset, max_chars=cap)
     partial = offset > 1 or last < total
     footer = ""
     if last < total:
@@ -119,7 +134,7 @@ def _window_result(
     elif offset > 1 or note:
         footer = f"\n\n[Showing lines {offset}-{last} of {total}; end of file.{note}]"
     payload = CodePayload(
-        text="\n".join(window) + ("\n" if window else ""),
+        text=joined + ("\n" if window else ""),
         lang=language_of(path),
         filename=path,
         start_line=offset,

@@ -275,3 +275,50 @@ def test_a_change_that_breaks_the_syntax_carries_the_warning_or_is_refused(root:
     (diagnostic,) = data["artifact"]["payload"]["diagnostics"]  # type: ignore[index]
     assert (diagnostic["line"], diagnostic["source"]) == (1, "syntax")
     assert (root / "app.py").read_text() == SOURCE.replace("def greet(name):", "def greet(name)")
+
+
+def test_a_read_in_one_server_counts_for_an_edit_in_the_next_one_per_call(root: Path) -> None:
+    # As the Inspector's CLI does: a fresh server for every call, each exiting normally.
+    async def call(name: str, arguments: dict[str, object]) -> types.CallToolResult:
+        async with connected(root) as client:
+            return await client.call_tool(name, arguments)
+
+    async def scenario() -> list[types.CallToolResult]:
+        first = await call("read", {"path": "app.py"})
+        again = await call("read", {"path": "app.py"})  # unchanged: its record stays as it was
+        edit = await call("edit", {"path": "app.py", "old_string": "hello", "new_string": "hi"})
+        return [first, again, edit]
+
+    results = anyio.run(scenario)
+    assert [r.is_error for r in results] == [False, False, False], text_of(results[-1])
+    assert (root / "app.py").read_text() == SOURCE.replace("hello", "hi")
+
+
+def test_requests_sent_together_are_all_answered(root: Path) -> None:
+    # Calls run one at a time on the server's event loop: whatever arrives meanwhile waits for
+    # its turn and is answered, in any mix of tools, listings and pings.
+    async def scenario() -> tuple[list[types.CallToolResult], int]:
+        results: list[types.CallToolResult] = []
+        listed: list[int] = []
+        async with connected(root) as client:
+            await client.list_tools()
+
+            async def read(path: str) -> None:
+                results.append(await client.call_tool("read", {"path": path}))
+
+            async def listing() -> None:
+                listed.append(len((await client.list_tools()).tools))
+                await client.send_ping()
+
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as tasks:
+                    for _ in range(5):
+                        tasks.start_soon(read, "app.py")
+                        tasks.start_soon(listing)
+                        tasks.start_soon(read, "notes.txt")
+        return results, sum(listed)
+
+    results, listed = anyio.run(scenario)
+    assert len(results) == 10 and not any(r.is_error for r in results)
+    assert sorted(text_of(r).splitlines()[0] for r in results).count("     1\tone") == 5
+    assert listed == 5 * 6

@@ -6,8 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from edittools import Session
+from edittools.tools._numbering import numbered
 
 # Tiny real images (3x2 pixels, made once with an image library and kept as bytes).
 PNG = bytes.fromhex(
@@ -171,3 +174,62 @@ def test_an_image_read_counts_as_read_for_a_replacement(session: Session) -> Non
     session.read("i.png")
     result = session.write("i.png", "not an image any more\n")
     assert not result.is_error, result.value
+
+
+# A line is any text without a line break (nor NUL: binary); the files end with or without one.
+_LINES = st.lists(st.text(st.characters(blacklist_characters="\x00\r\n"), max_size=6), max_size=40)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    lines=_LINES,
+    ends=st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=40, max_size=40),
+    final_newline=st.booleans(),
+    offset=st.integers(1, 45),
+    limit=st.integers(1, 45),
+)
+def test_any_window_is_the_lines_a_plain_split_gives(
+    session: Session,
+    lines: list[str],
+    ends: list[str],
+    final_newline: bool,
+    offset: int,
+    limit: int,
+) -> None:
+    text = "".join(line + end for line, end in zip(lines, ends, strict=False))
+    if lines and not final_newline:
+        text = text[: -len(ends[len(lines) - 1])]
+    put(session, "w.txt", text.encode())
+    # Lines split on LF; a file without any LF splits on CR. A line keeps any other CR.
+    every = (text if "\n" in text else text.replace("\r", "\n")).split("\n")
+    if every[-1] == "":
+        every.pop()
+    result = session.read("w.txt", offset=offset, limit=limit)
+    if not every:
+        assert not result.is_error and result.artifact.payload.total_lines == 0  # type: ignore[union-attr]
+        return
+    if offset > len(every):
+        assert result.is_error and f"has {len(every)} lines" in result.value
+        return
+    window = every[offset - 1 : offset - 1 + limit]
+    payload = result.artifact.payload  # type: ignore[union-attr]
+    assert (payload.start_line, payload.end_line, payload.total_lines) == (
+        offset,
+        offset + len(window) - 1,
+        len(every),
+    )
+    assert payload.text == "".join(line + "\n" for line in window)
+    shown = "\n".join(
+        f"{n:>6}\t{line.removesuffix(chr(13))}" for n, line in enumerate(window, start=offset)
+    )
+    assert result.value.split("\n\n[Showing")[0] == shown
+
+
+@settings(deadline=None)
+@given(first=st.integers(0, 5000), count=st.integers(0, 2500))
+def test_numbering_any_range_matches_formatting_each_line(first: int, count: int) -> None:
+    lines = [f"l{n % 7}" for n in range(count)]
+    expected = "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(lines, start=first))
+    assert numbered(lines, first) == expected

@@ -112,6 +112,42 @@ def test_a_read_in_one_process_counts_for_an_edit_in_the_next(tmp_path: Path) ->
         assert "-x = 2" in result.value and "+x = 3" in result.value
 
 
+def test_a_repeated_read_keeps_its_record_and_a_read_of_new_content_replaces_it(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("x = 1\n" * 40)
+    twice = "import sys; from edittools import Session; s = Session(sys.argv[1])\n"
+    twice += "for _ in range(2): assert not s.read('a.py').is_error"
+    subprocess.run([sys.executable, "-c", twice, str(root)], check=True)
+    with Session(root) as s:
+        assert not s.edit("a.py", "x = 1\n" * 40, "x = 2\n").is_error
+    (root / "a.py").write_text("x = 5\n")  # outside the tools: the next read records it anew
+    subprocess.run([sys.executable, "-c", twice, str(root)], check=True)
+    with Session(root) as s:
+        assert not s.edit("a.py", "x = 5", "x = 6").is_error
+
+
+def test_a_whole_read_after_a_streamed_one_keeps_the_content_for_the_stale_diff(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("x = 1\n" * 40)
+    code = "import sys; from edittools import Session\n"
+    code += "assert not Session(sys.argv[1], max_file_bytes=int(sys.argv[2]))"
+    code += ".read('a.py', limit=5).is_error"
+    subprocess.run([sys.executable, "-c", code, str(root), "100"], check=True)  # streamed
+    subprocess.run([sys.executable, "-c", code, str(root), str(1 << 20)], check=True)  # whole
+    (root / "a.py").write_text("x = 1\n" * 39 + "x = 3\n")
+    with Session(root) as s:
+        result = s.edit("a.py", "x = 3", "x = 4")
+    # Same digest, but now with the content kept: the refusal shows what changed.
+    assert result.is_error and result.artifact.payload.code == "stale_read"  # type: ignore[union-attr]
+    assert "-x = 1" in result.value and "+x = 3" in result.value
+
+
 def test_a_corrupt_database_stops_the_cli_with_a_clear_message(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
