@@ -8,23 +8,24 @@ from collections.abc import Callable
 from typing import Any
 
 
-def fork_running(action: Callable[[], bool], *, slow_renames: bool = False) -> int:
+def fork_running(action: Callable[[], bool], *, rename_pause: float = 0.0) -> int:
     """Fork a process that runs `action` (True: the tool refused) and exits; return its pid.
 
-    Exit status 0 means done, 3 refused, 1 raised. With `slow_renames` each rename in the child
-    takes 2 ms longer, so that a kill aimed at the renames lands among them even on a fast disk
-    (the order of operations is unchanged).
+    Exit status 0 means done, 3 refused, 1 raised. With `rename_pause` (seconds) the child waits
+    that long before and after each rename, so that a kill aimed at the renames lands on either
+    side of them even on a fast disk and a busy machine (the order of operations is unchanged).
     """
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         status = 1
         try:
-            if slow_renames:
+            if rename_pause:
                 rename = os.rename
 
                 def slow_rename(*args: Any, **kwargs: Any) -> None:
-                    time.sleep(0.002)
+                    time.sleep(rename_pause)
                     rename(*args, **kwargs)
+                    time.sleep(rename_pause)
 
                 os.rename = slow_rename
             status = 3 if action() else 0

@@ -53,7 +53,7 @@ def make_root(root: Path) -> None:
         (root / name).write_text(old_text(n))
 
 
-def in_child(root: Path, action: str, *, slow_renames: bool = False) -> int:
+def in_child(root: Path, action: str, *, rename_pause: float = 0.0) -> int:
     """Fork a process that applies the patch (or undoes it) on `root`; return its pid."""
 
     def run() -> bool:
@@ -61,7 +61,7 @@ def in_child(root: Path, action: str, *, slow_renames: bool = False) -> int:
             result = s.apply_patch(PATCH) if action == "patch" else s.undo(NAMES[0])
             return result.is_error
 
-    return fork_running(run, slow_renames=slow_renames)
+    return fork_running(run, rename_pause=rename_pause)
 
 
 def run_to_end(root: Path, action: str) -> float:
@@ -71,17 +71,43 @@ def run_to_end(root: Path, action: str) -> float:
     return time.perf_counter() - start
 
 
-def killed(root: Path, action: str, delay: float, *, after_intent: bool = False) -> None:
+def time_to_intent(root: Path, action: str) -> float:
+    """Seconds from starting `action` in a child until its intent is on record (it then ends)."""
+    with Session(root) as s:
+        db_path = s.sandbox.index.path
+    db = sqlite3.connect(db_path, timeout=10)
+    try:
+        start = time.perf_counter()
+        pid = in_child(root, action, rename_pause=0.05)
+        seen = None
+        while seen is None:
+            if db.execute("SELECT 1 FROM intents WHERE state = 'open'").fetchone():
+                seen = time.perf_counter() - start
+            elif os.waitpid(pid, os.WNOHANG) != (0, 0):
+                break  # ended without the intent being seen
+            time.sleep(0.0002)
+        else:
+            os.waitpid(pid, 0)
+    finally:
+        db.close()
+    assert seen is not None, "the intent was never seen open"
+    return seen
+
+
+def killed(
+    root: Path, action: str, delay: float, *, after_intent: bool = False, pause: float = 0.002
+) -> None:
     """Run `action` in a child and SIGKILL it `delay` seconds after it starts.
 
-    With `after_intent` the delay counts from the moment its intent is on record, so the kill
-    lands among the renames (the window a crash is most dangerous in).
+    With `after_intent` the delay counts from the moment its intent is on record, and each of the
+    child's renames is surrounded by `pause` seconds, so the kill lands among the renames (the
+    window a crash is most dangerous in).
     """
     with Session(root) as s:  # the state index exists before the child starts
         db_path = s.sandbox.index.path
     db = sqlite3.connect(db_path, timeout=10)
     try:
-        pid = in_child(root, action, slow_renames=after_intent)
+        pid = in_child(root, action, rename_pause=pause if after_intent else 0.0)
         if after_intent:
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
@@ -137,7 +163,7 @@ def test_sigkill_during_a_20_file_patch_leaves_all_old_or_all_new(tmp_path: Path
         root = tmp_path / f"t{trial}"
         make_root(root)
         if trial % 2:
-            killed(root, "patch", rng.uniform(0, 0.002 * FILES), after_intent=True)
+            killed(root, "patch", rng.uniform(0, 0.004 * FILES), after_intent=True)
         else:
             killed(root, "patch", rng.uniform(0, span * 1.2))
         with Session(root, require_read=False) as s:
@@ -163,7 +189,9 @@ def test_sigkill_during_undo_leaves_the_file_and_its_history_in_step(tmp_path: P
         calibration = tmp_path / f"calibration{k}"
         make_root(calibration)
         run_to_end(calibration, "patch")
-        spans.append(run_to_end(calibration, "undo"))
+        spans.append(time_to_intent(calibration, "undo"))
+    # An intent on record is rolled forward, so only kills before it keep the change: half the
+    # kills from the start aim before that moment, half after (the renames, the syncs, the end).
     span = sorted(spans)[1]
     outcomes = {"undone": 0, "kept": 0}
     for trial in range(UNDO_TRIALS):
@@ -171,9 +199,9 @@ def test_sigkill_during_undo_leaves_the_file_and_its_history_in_step(tmp_path: P
         make_root(root)
         run_to_end(root, "patch")
         if trial % 2:
-            killed(root, "undo", rng.uniform(0, 0.003), after_intent=True)
+            killed(root, "undo", rng.uniform(0, 0.006), after_intent=True)
         else:
-            killed(root, "undo", rng.uniform(0, span * 1.2))
+            killed(root, "undo", rng.uniform(0, span * 2))
         with Session(root, require_read=False) as s:
             check_clean(s)
             text = (root / NAMES[0]).read_text()

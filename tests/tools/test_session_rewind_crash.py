@@ -61,12 +61,12 @@ def prepared(root: Path) -> tuple[int, dict[str, bytes], dict[str, bytes]]:
     return cp, then, tree(root)
 
 
-def rewind_in_child(root: Path, checkpoint: int, *, slow_renames: bool) -> int:
+def rewind_in_child(root: Path, checkpoint: int, *, rename_pause: float) -> int:
     def run() -> bool:
         with Session(root) as s:
             return s.rewind(checkpoint).is_error
 
-    return fork_running(run, slow_renames=slow_renames)
+    return fork_running(run, rename_pause=rename_pause)
 
 
 def killed(root: Path, checkpoint: int, delay: float, *, after_intent: bool) -> None:
@@ -74,7 +74,7 @@ def killed(root: Path, checkpoint: int, delay: float, *, after_intent: bool) -> 
         db_path = s.sandbox.index.path
     db = sqlite3.connect(db_path, timeout=10)
     try:
-        pid = rewind_in_child(root, checkpoint, slow_renames=after_intent)
+        pid = rewind_in_child(root, checkpoint, rename_pause=0.002 if after_intent else 0.0)
         if after_intent:
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
@@ -96,7 +96,7 @@ def span_of_a_rewind(tmp_path: Path) -> float:
         root = tmp_path / f"calibration{k}"
         cp, then, _ = prepared(root)
         start = time.perf_counter()
-        _, status = os.waitpid(rewind_in_child(root, cp, slow_renames=False), 0)
+        _, status = os.waitpid(rewind_in_child(root, cp, rename_pause=0.0), 0)
         spans.append(time.perf_counter() - start)
         assert os.waitstatus_to_exitcode(status) == 0
         assert tree(root) == then
@@ -112,7 +112,7 @@ def test_sigkill_during_rewind_leaves_all_files_at_the_checkpoint_or_none(tmp_pa
         root = tmp_path / f"t{trial}"
         cp, then, now = prepared(root)
         if trial % 2:
-            killed(root, cp, rng.uniform(0, 0.002 * 12), after_intent=True)
+            killed(root, cp, rng.uniform(0, 0.004 * 12), after_intent=True)
         else:
             killed(root, cp, rng.uniform(0, span * 1.2), after_intent=False)
         with Session(root) as s:
