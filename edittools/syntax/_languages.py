@@ -53,6 +53,10 @@ _GRAMMARS = {
 # empty block, without an ERROR node.
 _MUST_NOT_BE_EMPTY = {"python": "(block) @expected_an_indented_block"}
 
+# Languages whose statements a change can be re-checked by alone (see `_fragments`): Python's
+# blocks are lines at one indentation, so a statement's lines parse on their own.
+_FRAGMENTS = frozenset({"python"})
+
 CHECKED_LANGUAGES = frozenset(_GRAMMARS)
 """Names of the languages whose syntax can be checked."""
 
@@ -85,6 +89,11 @@ def grammar(language: str) -> Language | None:
                 # failing tool.
                 return None
     return _loaded[language]
+
+
+def checks_fragments(language: str) -> bool:
+    """Whether a change of `language` may be checked on the statement it touched alone."""
+    return language in _FRAGMENTS
 
 
 def empty_nodes_query(language: str) -> Query | None:
