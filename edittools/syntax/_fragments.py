@@ -100,9 +100,6 @@ def _statement(kept: Kept, node: Node, span: Span) -> Region | None:
     if node.has_changes or any(r.start < node.end_byte and node.start_byte < r.end
                                for r in kept.regions):  # fmt: skip
         return None  # the tree is stale inside it: its bounds are not to be trusted
-    rest = source[node.end_byte : _line_end(source, node.end_byte)].strip()
-    if rest and not rest.startswith(b"#"):
-        return None  # another statement on the same line, after a semicolon
     region = Region(node.start_byte, node.end_byte, _indent(source, node.start_byte))
     return region if _closed(source, region) else None
 
@@ -143,6 +140,8 @@ def _clean(kept: Kept, empty: Query | None, source: bytes, region: Region) -> bo
     indent = source[line : region.start]
     if _first_code_indent(lines) not in (indent, None):
         return False  # the change indented or outdented the first line: the block is another
+    if lines.rstrip(b"\r").endswith(b"\\"):
+        return False  # it would continue into its closer, where the file continues elsewhere
     opener = _OPENER if indent else b""
     fragment = b"".join((opener, lines, b"\n", region.closer, _CLOSER, b"\n"))
     tree = parse(kept.language, fragment)

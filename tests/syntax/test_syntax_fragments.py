@@ -12,6 +12,7 @@ import pytest
 
 from edittools import Session
 from edittools.syntax import SyntaxCheck, check_change, in_call, warm_up
+from edittools.syntax import _fragments
 from edittools.syntax import _trees as trees
 from edittools.syntax import _warming as warming
 from edittools.syntax._languages import grammar
@@ -47,6 +48,9 @@ that spans lines"""
 
     @property
     def size(self):
+        if self.sides:
+            for side in self.sides:
+                return side
         return len(self.sides)
 
 
@@ -106,9 +110,13 @@ def test_a_harmless_change_is_checked_on_its_statement_alone(edit: tuple[str, st
 
 BREAKING = {
     "a backslash joining the next line": ("        total = w * h", "        total = w * h \\"),
+    "a backslash after a header": ("        if self.sides:", "        if self.sides: \\"),
     "a module-level header indented": ("class Shape(Base):", " \tclass Shape(Base):"),
     "a module-level loop indented": ("for item in range(3):", "    for item in range(3):"),
-    "a bracket left open on a body's last line": ("return len(self.sides)", "return len(self.sides"),
+    "a bracket left open on a body's last line": (
+        "return len(self.sides)",
+        "return len(self.sides",
+    ),
     "a string left open": ('that spans lines"""', "that spans lines"),
     "a header without its colon": ("def name(self):", "def name(self)"),
     "a header turned into a call": ("    def size(self):", "    size(self)"),
@@ -127,6 +135,35 @@ def test_a_change_that_breaks_around_its_statement_is_flagged_as_a_full_parse_do
     assert scratch is not None and scratch.broken
     assert with_tree == scratch
     assert not by_fragment
+
+
+def test_a_statement_continued_from_the_line_before_is_not_checked_alone() -> None:
+    """Its lines parse alone, but in the file they continue the line before: the file is parsed."""
+    text = "import os; \\\nimport sys\nx = 1\n"
+    with_tree, scratch, by_fragment = both_ways(text, text.replace("import sys", "if sys: pass"))
+    assert scratch is not None and scratch.broken
+    assert with_tree == scratch
+    assert not by_fragment
+
+
+def test_a_statement_that_parses_only_in_its_place_is_not_checked_alone() -> None:
+    """A `case` clause alone is no statement: turned into one that is, it breaks its `match`."""
+    text = "match x:\n    case 1:\n        pass\n"
+    with_tree, scratch, by_fragment = both_ways(text, text.replace("case 1:", "if 1:"))
+    assert scratch is not None and scratch.broken
+    assert with_tree == scratch
+    assert not by_fragment
+
+
+def test_a_statement_followed_by_deeper_code_is_not_a_region_alone() -> None:
+    """A comment at the margin inside a block: code there would end the block the next line is in,
+    so only statements that hold the next line too are re-checked."""
+    text = "class A:\n    def name(self):\n        x = 0\n# at the margin\n        y = 1\n"
+    check_change("a.py", None, text)
+    kept = trees._trees["a.py"]
+    start = text.index("# at")
+    regions = _fragments._regions(kept, (start, start + 4, start + 4))
+    assert regions and all(r.start < start for r in regions)
 
 
 def test_random_line_edits_with_kept_trees_agree_with_checks_from_scratch() -> None:
