@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from edittools import Session
-from edittools.syntax import SyntaxCheck, check_change, in_call, warm_up
-from edittools.syntax import _fragments
+from edittools.syntax import SyntaxCheck, _fragments, check_change, in_call, warm_up
 from edittools.syntax import _trees as trees
 from edittools.syntax import _warming as warming
 from edittools.syntax._languages import grammar
