@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from pathlib import PurePosixPath
 
@@ -63,6 +64,15 @@ CHECKED_LANGUAGES = frozenset(_GRAMMARS)
 _loaded: dict[str, Language] = {}
 _queries: dict[str, Query] = {}
 _loading = threading.Lock()
+
+
+def _forked() -> None:
+    # A background parse may have been loading a grammar when the process forked.
+    global _loading
+    _loading = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def language_of(path: str) -> str | None:

@@ -7,6 +7,7 @@ incrementally (`Tree.edit`), which on a large file costs a fraction of a full pa
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -45,6 +46,15 @@ class Kept:
 # cost more than the check it serves on a large file.
 _trees: OrderedDict[str, Kept] = OrderedDict()
 _guard = threading.Lock()
+
+
+def _forked() -> None:
+    # A background parse may have held the lock when the process forked.
+    global _guard
+    _guard = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def take(language: Language, path: str, source: bytes) -> Kept | None:

@@ -14,6 +14,7 @@ has not begun takes it off the queue (and parses as it would without).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -49,6 +50,19 @@ _turns = threading.Condition()  # guards all of the above and below
 _worker: threading.Thread | None = None
 _calls = 0
 _last_call = 0.0
+
+
+def _forked() -> None:
+    """A forked child has no worker, and the locks the parent's threads held must not stay held."""
+    global _turns, _worker, _calls
+    _turns = threading.Condition()
+    _queued.clear()
+    _running.clear()
+    _worker = None
+    _calls = 0
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def warm_up(path: str, text: str) -> None:

@@ -3,8 +3,11 @@ kept; and that tree parsed in the background after a read, between tool calls.""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -254,6 +257,37 @@ def test_a_check_during_a_call_has_the_parse_it_needs_finished() -> None:
     assert not caller.is_alive(), "the check and the background parse wait for each other"
     assert outcome and outcome[0] is not None and outcome[0].diagnostics == ()
     assert trees._trees["big.py"].regions  # it used the tree the worker parsed
+
+
+def test_a_process_forked_while_the_worker_holds_its_lock_can_still_check() -> None:
+    """Locks a background thread held at the fork stay held in the child unless reset."""
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with warming._turns, trees._guard:
+            holding.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(10)
+    pid = os.fork()
+    if pid == 0:  # the child: a call and a check, then out
+        with in_call():
+            check = check_change("a.py", None, MODULE)
+        os._exit(0 if check is not None and not check.broken else 1)
+    release.set()
+    holder.join(10)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    pytest.fail("the forked child hung on a lock its parent's thread held")
 
 
 def test_a_parse_halted_at_every_step_gives_the_tree_of_a_whole_parse(
