@@ -110,14 +110,21 @@ def reparse(language: Language, old: bytes, old_tree: Tree, new: bytes, span: Sp
 def move(tree: Tree, old: bytes, new: bytes, span: Span) -> None:
     """Tell `tree`, a tree of `old`, that `span` changed it into `new` (no parsing)."""
     start, old_end, new_end = span
+    row = old.count(b"\n", 0, start)  # once: the ends' rows count on from it
     tree.edit(
         start_byte=start,
         old_end_byte=old_end,
         new_end_byte=new_end,
-        start_point=point_at(old, start),
-        old_end_point=point_at(old, old_end),
-        new_end_point=point_at(new, new_end),
+        start_point=Point(row, start - (old.rfind(b"\n", 0, start) + 1)),
+        old_end_point=_point_after(old, start, row, old_end),
+        new_end_point=_point_after(new, start, row, new_end),
     )
+
+
+def _point_after(source: bytes, start: int, row: int, offset: int) -> Point:
+    """The point of `offset` in `source`, given the row of `start` (before it)."""
+    row += source.count(b"\n", start, offset)
+    return Point(row, offset - (source.rfind(b"\n", 0, offset) + 1))
 
 
 def changed_span(old: bytes, new: bytes) -> Span:
@@ -141,9 +148,3 @@ def changed_span(old: bytes, new: bytes) -> Span:
         else:
             high = middle - 1
     return start, len(old) - low, len(new) - low
-
-
-def point_at(source: bytes, offset: int) -> Point:
-    """Row and byte column of `offset`."""
-    row = source.count(b"\n", 0, offset)
-    return Point(row, offset - (source.rfind(b"\n", 0, offset) + 1))
