@@ -84,8 +84,12 @@ def warm_up(path: str, text: str) -> None:
         while len(_queued) > _QUEUED:
             _queued.popitem(last=False)[1].done.set()
         if _worker is None:
+            # One thread for the process, waiting when idle: starting a thread per read would
+            # make the read wait for the new thread to be scheduled (milliseconds on a busy host).
             _worker = threading.Thread(target=_work, name="edittools-syntax-warm", daemon=True)
             _worker.start()
+        else:
+            _turns.notify_all()
 
 
 @contextmanager
@@ -135,12 +139,10 @@ def settle(timeout: float | None = None) -> bool:
 
 
 def _work() -> None:
-    global _worker
     while True:
         with _turns:
-            if not _queued:
-                _worker = None
-                return
+            while not _queued:
+                _turns.wait()
             path, job = _queued.popitem(last=False)
             _running[path] = job
         try:
