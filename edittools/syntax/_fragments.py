@@ -67,11 +67,13 @@ def _regions(kept: Kept, span: Span) -> list[Region]:
             return [region] if _closed(kept.source, region) else []
         if region.start < old_end and start < region.end:
             return []
-    # An insertion at the end of a statement's line lies between nodes: the statement that ends
-    # there holds it as well as the block around does, and is smaller.
-    found = set(_around(kept, span, start, old_end))
-    if start > 0:
-        found.update(_around(kept, span, start - 1, old_end))
+    # An insertion at the end of a statement's line lies between nodes, and a change in a comment
+    # after a statement lies in a node of its own: the statement that starts the line holds them.
+    line = kept.source.rfind(b"\n", 0, start) + 1
+    first = line + len(kept.source[line:start]) - len(kept.source[line:start].lstrip(b" \t"))
+    found: set[Region] = set()
+    for low, high in {(start, old_end), (max(0, start - 1), old_end), (first, first)}:
+        found.update(_around(kept, span, low, high))
     return sorted((r for r in found if r.end - r.start <= _MAX_FRAGMENT),
                   key=lambda r: r.end - r.start)  # fmt: skip
 
@@ -92,15 +94,18 @@ def _statement(kept: Kept, node: Node, span: Span) -> Region | None:
     if parent is None or parent.type not in _STATEMENT_PARENTS:
         return None
     source = kept.source
-    if not _starts_line(source, node.start_byte):
+    if not _starts_line(source, node.start_byte) or span[0] < node.start_byte:
         return None
     header = _header(kept, node, span)
     if header is not None:
         return header
-    if node.has_changes or any(r.start < node.end_byte and node.start_byte < r.end
-                               for r in kept.regions):  # fmt: skip
+    # To the end of its last line: a comment after it there, or a statement after a semicolon.
+    end = _line_end(source, node.end_byte)
+    if span[1] > end:
+        return None
+    if node.has_changes or any(r.start < end and node.start_byte < r.end for r in kept.regions):
         return None  # the tree is stale inside it: its bounds are not to be trusted
-    region = Region(node.start_byte, node.end_byte, _indent(source, node.start_byte))
+    region = Region(node.start_byte, end, _indent(source, node.start_byte))
     return region if _closed(source, region) else None
 
 

@@ -98,6 +98,7 @@ HARMLESS = {
     "a comment in a body": ("# a comment in a body", "# another comment"),
     "a module-level statement": ("LIMIT = 10", "LIMIT = 12"),
     "the end of a line": ("return total\n", "return total  # done\n"),
+    "a comment after a statement": ("# a comment after a statement", "# another comment"),
     "inside a bracket over lines": ("        2,\n", "        2, 3,\n"),
 }
 
