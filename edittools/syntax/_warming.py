@@ -88,8 +88,8 @@ def warm_up(path: str, text: str) -> None:
             # make the read wait for the new thread to be scheduled (milliseconds on a busy host).
             _worker = threading.Thread(target=_work, name="edittools-syntax-warm", daemon=True)
             _worker.start()
-        else:
-            _turns.notify_all()
+        elif not _calls:
+            _turns.notify_all()  # in a call, its end wakes the worker: no thread switch before
 
 
 @contextmanager
@@ -104,7 +104,8 @@ def in_call() -> Iterator[None]:
         with _turns:
             _calls -= 1
             _last_call = time.monotonic()
-            _turns.notify_all()
+            if _queued or _running:
+                _turns.notify_all()
 
 
 def kept_tree(language: Language, path: str, source: bytes) -> Kept | None:

@@ -240,22 +240,27 @@ def test_the_background_parse_waits_while_a_call_runs() -> None:
     assert trees.holds("big.py", text.encode())
 
 
-def test_a_check_during_a_call_has_the_parse_it_needs_finished() -> None:
-    """The worker holds back during calls, but not from a parse a call is waiting for."""
+def test_a_check_during_a_call_has_the_parse_it_needs_finished(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker holds back after calls and during them, but not from a parse a call needs."""
     text = BIG
+    monkeypatch.setattr(warming, "_QUIET", 60.0)
+    with in_call():
+        pass  # a call just ended: the worker now waits a minute before it parses
+    warm_up("big.py", text)
+    with warming._turns:  # until the worker has taken the parse on (and holds back)
+        assert warming._turns.wait_for(lambda: "big.py" in warming._running, 10)
     outcome: list[SyntaxCheck | None] = []
 
     def check() -> None:
         with in_call():
-            warm_up("big.py", text)
-            with warming._turns:  # until the worker has begun this parse (and holds back)
-                assert warming._turns.wait_for(lambda: "big.py" in warming._running, 10)
             outcome.append(check_change("big.py", text, text.replace("LAST = 1", "LAST = 2")))
 
     caller = threading.Thread(target=check)
     caller.start()
     caller.join(20)
-    assert not caller.is_alive(), "the check and the background parse wait for each other"
+    assert not caller.is_alive(), "the check waited for a parse that waited for calls to end"
     assert outcome and outcome[0] is not None and outcome[0].diagnostics == ()
     assert trees._trees["big.py"].regions  # it used the tree the worker parsed
 
