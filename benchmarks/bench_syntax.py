@@ -1,6 +1,6 @@
 """Syntax checks over real files: false alarms, breaks caught, and what a check costs.
 
-Run: python benchmarks/bench_syntax.py [--per-language N] [--lines N] [--repeat K]
+Run: python benchmarks/bench_syntax.py [--per-language N] [--lines N] [--rounds N] [--cost-only]
 
 Files come from the installed Python packages and the system's shared data and headers (.py, .js,
 .json, .c/.h, .hpp, .md, .yaml, .toml, .css, .html, .sh, .go), at most N per language, picked with a
@@ -16,9 +16,17 @@ fixed seed. For each file:
     file; the table then gives the share of those flagged, and any flag on an edit it accepts counts
     as a false alarm.
 
-Then the cost: the median time of one check, and a one-line `edit` of a 10,000-line Python file
-through the session with `syntax_check` `warn` and `off`, side by side in one run (steady state: the
-previous change's tree is kept and re-parsed incrementally; and cold: the first change of a file).
+Python changes are checked twice: from scratch, and with the old text's tree kept (as after a read
+or an earlier change), where a change inside one statement is checked on that statement alone;
+`kept≠` counts the changes where the two answers differ (it must be 0), `fragment` the share the
+statement alone answered.
+
+Then the cost: one-line edits at random lines of a generated 10,000-line Python file and of the
+installed module closest to that length, through the session with `syntax_check` `warn` and `off`
+side by side in one run: the read, the first edit after it (once the parse the read started has
+finished, as during the agent's turn), a later edit, the first edit with no pause after the read,
+and with nothing parsed before; median, 90th percentile and maximum of the added time per edit and
+of the check's own time.
 """
 
 from __future__ import annotations
@@ -26,8 +34,10 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import keyword
 import os
 import random
+import re
 import statistics
 import sys
 import sysconfig
@@ -36,7 +46,7 @@ import time
 import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from functools import partial
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +57,8 @@ from edittools import Session
 from edittools.syntax import _trees as trees
 from edittools.syntax import check_change, language_of
 from edittools.syntax._errors import faults
-from edittools.syntax._languages import grammar
+from edittools.syntax._languages import checks_fragments, grammar
+from edittools.syntax._warming import settle
 
 SUFFIXES = {".py", ".js", ".json", ".c", ".h", ".hpp", ".md", ".yaml", ".toml", ".css", ".html",
             ".sh", ".go"}  # fmt: skip
@@ -57,6 +68,8 @@ QUOTES = {'"', "'", "`"}
 NUMBERS = {"integer", "float", "number", "number_literal", "integer_literal", "int_literal",
            "float_literal", "decimal_integer_literal", "integer_scalar", "float_scalar"}  # fmt: skip
 STRINGS = {"string_content", "string_fragment", "text", "inline", "attribute_value"}
+
+SOFT_KEYWORDS = {"match", "case", "type", "_"}
 
 Edit = tuple[str, str]  # (kind, new text)
 
@@ -172,25 +185,54 @@ def _oracle(language: str) -> Callable[[str], bool] | None:
     }.get(language)
 
 
-def _flagged(name: str, old: str, new: str, times: list[float]) -> bool:
-    start = time.perf_counter()
-    check = check_change(name, old, new)
-    times.append(time.perf_counter() - start)
-    return check is not None and check.broken
+class _Checker:
+    """Checks a change from scratch and, for languages checked by fragments, also with the old
+    text's tree kept (as after a read); counts where the two differ and how often a fragment
+    answered. Returns whether either flagged the change."""
+
+    def __init__(self, language: str, counts: dict[str, int], times: list[float]) -> None:
+        self.language, self.counts, self.times = language, counts, times
+        self.kept: trees.Kept | None = None
+
+    def start_file(self, text: str) -> None:
+        lang = grammar(self.language)
+        assert lang is not None
+        source = text.encode("utf-8")
+        fragments = checks_fragments(self.language)
+        self.kept = trees.Kept(lang, source, trees.parse(lang, source)) if fragments else None
+
+    def flagged(self, name: str, old: str, new: str) -> bool:
+        trees._trees.clear()
+        start = time.perf_counter()
+        check = check_change(name, old, new)
+        self.times.append(time.perf_counter() - start)
+        broken = check is not None and check.broken
+        if self.kept is None:
+            return broken
+        trees._trees.clear()
+        trees.keep(name, replace(self.kept, tree=self.kept.tree.copy()))
+        with_tree = check_change(name, old, new)
+        after = trees._trees.get(name)
+        self.counts["kept"] += 1
+        self.counts["fragment"] += after is not None and bool(after.regions)
+        self.counts["differ"] += with_tree != check
+        return broken or (with_tree is not None and with_tree.broken)
 
 
 def accuracy(per_language: int, per_kind: int, seed: int) -> None:
     """Print the false-alarm and catch table."""
     rng = random.Random(seed)
     print(f"{'language':<11}{'files':>6}{'broken':>7}{'harmless':>9}{'false':>6}"
-          f"{'breaking':>9}{'flagged':>8}{'oracle':>7}{'caught':>8}{'ms/check':>9}")  # fmt: skip
-    total_false = 0
+          f"{'breaking':>9}{'flagged':>8}{'oracle':>7}{'caught':>8}{'ms/check':>9}"
+          f"{'kept≠':>7}{'fragment':>9}")  # fmt: skip
+    total_false = total_differ = 0
     for language, paths in _files(per_language, seed).items():
         lang = grammar(language)
         assert lang is not None
         counts: dict[str, int] = defaultdict(int)
         times: list[float] = []
         oracle = _oracle(language)
+        checker = _Checker(language, counts, times)
         for path in paths:
             text = _text(path)
             if text is None or (oracle is not None and not oracle(text)):
@@ -200,13 +242,14 @@ def accuracy(per_language: int, per_kind: int, seed: int) -> None:
             counts["files"] += 1
             counts["broken"] += not clean
             harmless, breaking = _edits(text, language, rng, per_kind)
+            checker.start_file(text)
             for _, new in [("same", text), *harmless]:
                 if oracle is not None and not oracle(new):
                     continue
                 counts["harmless"] += 1
-                counts["false"] += _flagged(name, text, new, times)
+                counts["false"] += checker.flagged(name, text, new)
             for _, new in breaking:
-                flagged = _flagged(name, text, new, times)
+                flagged = checker.flagged(name, text, new)
                 counts["breaking"] += 1
                 counts["flagged"] += flagged
                 if oracle is not None:
@@ -220,10 +263,14 @@ def accuracy(per_language: int, per_kind: int, seed: int) -> None:
         caught = f"{counts['caught'] / counts['invalid']:.0%}" if counts["invalid"] else "-"
         oracle_name = str(counts["invalid"]) if oracle is not None else "-"
         median = statistics.median(times) * 1000 if times else 0.0
+        differ = str(counts["differ"]) if counts["kept"] else "-"
+        fragment = f"{counts['fragment'] / counts['kept']:.0%}" if counts["kept"] else "-"
+        total_differ += counts["differ"]
         print(f"{language:<11}{counts['files']:>6}{counts['broken']:>7}{counts['harmless']:>9}"
               f"{counts['false']:>6}{counts['breaking']:>9}{share:>8}{oracle_name:>7}"
-              f"{caught:>8}{median:>9.2f}")  # fmt: skip
-    print(f"false alarms in total: {total_false}")
+              f"{caught:>8}{median:>9.2f}{differ:>7}{fragment:>9}")  # fmt: skip
+    print(f"false alarms in total: {total_false}; checks with a kept tree that differ from "
+          f"checks from scratch: {total_differ}")  # fmt: skip
 
 
 def _python_file(lines: int) -> str:
@@ -263,27 +310,45 @@ def _real_module(lines: int) -> tuple[str, str, str] | None:
     return f"{best[1].parent.name}/{best[1].name}", text, middle
 
 
-def cost(lines: int, repeat: int) -> None:
+def cost(lines: int, rounds: int, seed: int) -> None:
     """Print the edit cost on a generated file with `lines` lines and on a real module that long."""
-    text = _python_file(lines)
-    middle = f"def function_{(lines // 16) * 8}("
-    _cost(f"a generated {lines}-line Python file", text, middle, repeat)
+    _cost(f"a generated {lines}-line Python file", _python_file(lines), rounds, seed)
     real = _real_module(lines)
-    if real is not None:
-        name, text, middle = real
-        _cost(f"{name} ({text.count(chr(10))} lines, installed)", text, middle, repeat)
+    if real is None:
+        print(f"note: no installed module of about {lines} lines; its cost table is skipped")
+        return
+    name, text, _ = real
+    _cost(f"{name} ({text.count(chr(10))} lines, installed)", text, rounds, seed)
 
 
-def _cost(title: str, text: str, middle: str, repeat: int) -> None:
-    """Print the edit cost of the check on a large Python file, warn against off, in one run.
+def _renames(text: str, count: int, seed: int) -> list[tuple[str, str]]:
+    """One-line edits at `count` random lines: the line's first name renamed (a harmless edit)."""
+    rows = text.split("\n")
+    rng = random.Random(seed)
+    edits: list[tuple[str, str]] = []
+    while len(edits) < count:
+        row = rows[rng.randrange(len(rows))]
+        name = re.search(r"\b[A-Za-z_][A-Za-z0-9_]*\b", row)
+        if name is None or text.count(row) != 1 or name.group() in SOFT_KEYWORDS:
+            continue
+        if keyword.iskeyword(name.group()):
+            continue
+        edits.append((row, row[: name.end()] + "_x" + row[name.end() :]))
+    return edits
 
-    Each round edits with `off` and with `warn` (in alternating order, after a sync), and the extra
-    cost is the median of the rounds' differences, so a busy machine slows both sides alike. The
-    check's own time inside the `warn` edits is measured too.
+
+def _cost(title: str, text: str, rounds: int, seed: int) -> None:
+    """Print what the check adds to one-line edits of a large Python file, warn against off.
+
+    Each round takes a random line: the file is restored, read, and (the agent's turn) any parse
+    the read started is let finish; then the line is edited (the first edit after the read), and
+    another random line (a later edit). `off` and `warn` sessions do the same in alternating order,
+    each on its own copy, after a sync; the extra cost is a round's warn time minus its off time.
+    The check's own time is measured inside the `warn` edits too. Then the same first edit with no
+    pause after the read, and with no read at all (nothing parsed before: a full parse).
     """
-    assert text.count(middle) == 1
-    renamed = middle.replace("self.", "self .", 1) if "self." in middle else middle + "  # x"
-    renamed = middle.replace("(", "_a(", 1) if middle.startswith("def ") else renamed
+    firsts = _renames(text, rounds, seed)
+    laters = _renames(text, rounds, seed + 1)
     spent: list[float] = []
     original_vet = edit_module.vet
 
@@ -295,89 +360,91 @@ def _cost(title: str, text: str, middle: str, repeat: int) -> None:
             if ws.options.syntax_check != "off":
                 spent.append(time.perf_counter() - start)
 
-    cases = ("off", "warn", "cold")  # cold: warn with no kept tree, as on a file's first change
-    times: dict[str, list[float]] = {case: [] for case in cases}
+    cases = ("off", "warn")
+    times: dict[str, list[float]] = defaultdict(list)
+    checks: dict[str, list[float]] = defaultdict(list)
     with tempfile.TemporaryDirectory() as root:
-        for case in cases:  # one file per case: a change by one case must not touch another's
-            Path(root, f"{case}.py").write_text(text)
-        size = Path(root, "off.py").stat().st_size
-        sessions = {p: Session(root, require_read=False, syntax_check=p) for p in ("off", "warn")}
-        current = dict.fromkeys(cases, middle)
+        sessions = {case: Session(root, syntax_check=case) for case in cases}
+        unread = {case: Session(root, syntax_check=case, require_read=False) for case in cases}
 
-        def run(case: str) -> None:
-            new = renamed if current[case] == middle else middle
-            session = sessions["off" if case == "off" else "warn"]
+        def timed_edit(case: str, path: str, old: str, new: str, label: str) -> None:
             os.sync()  # the previous edit's write-back must not land on this one
+            spent.clear()
             start = time.perf_counter()
-            result = session.edit(f"{case}.py", current[case], new)
-            times[case].append(time.perf_counter() - start)
+            result = (unread if label == "no read" else sessions)[case].edit(path, old, new)
+            times[f"{label} {case}"].append(time.perf_counter() - start)
             assert not result.is_error, result.value
-            current[case] = new
+            assert "Syntax check" not in result.value, result.value
+            if case == "warn":
+                checks[label] += spent
+
+        def round_(case: str, first: tuple[str, str], later: tuple[str, str]) -> None:
+            path = f"{case}.py"
+            Path(root, path).write_text(text)
+            os.sync()
+            start = time.perf_counter()
+            sessions[case].read(path)
+            times[f"read {case}"].append(time.perf_counter() - start)
+            assert settle(10)  # the agent's turn: the parse the read started has finished
+            timed_edit(case, path, *first, "first")
+            if later[0] in first[0]:
+                return
+            timed_edit(case, path, *later, "later")
 
         edit_module.vet = timed_vet
         try:
-            run("warn")  # the first change of the file: from then on its tree is kept
-            spent.clear()
-            times["warn"].clear()
-            for round_ in range(repeat):
-                for case in ("off", "warn") if round_ % 2 else ("warn", "off"):
-                    run(case)
-            check = statistics.median(spent)
-            # Clearing the kept trees makes every change a first one.
-            for _ in range(repeat):
-                trees._trees.clear()
-                run("cold")
+            for number, (first, later) in enumerate(zip(firsts, laters, strict=True)):
+                for case in cases if number % 2 else reversed(cases):
+                    round_(case, first, later)
+            for number, first in enumerate(firsts[: max(3, rounds // 4)]):
+                for label, read_first in (("no pause", True), ("no read", False)):
+                    for case in cases if number % 2 else reversed(cases):
+                        path = f"{case}.py"
+                        Path(root, path).write_text(text)
+                        os.sync()
+                        settle(10)
+                        trees._trees.clear()
+                        if read_first:
+                            sessions[case].read(path)
+                        timed_edit(case, path, *first, label)
         finally:
             edit_module.vet = original_vet
-        for s in sessions.values():
-            s.close()
-    steady = statistics.median(w - o for w, o in zip(times["warn"], times["off"], strict=True))
-    cold = statistics.median(times["cold"]) - statistics.median(times["off"])
-    print(f"one-line edit of {title} ({size} bytes), {repeat} rounds:")
-    print(
-        f"  edit with syntax_check off           {statistics.median(times['off']) * 1000:7.2f} ms"
-    )
-    print(
-        f"  warn, tree kept: extra per edit      {steady * 1000:+7.2f} ms  (median of paired rounds)"
-    )
-    print(f"  warn, tree kept: the check itself    {check * 1000:7.2f} ms")
-    print(f"  warn, first change of a file: extra  {cold * 1000:+7.2f} ms")
-    source = text.encode()
+        for session in [*sessions.values(), *unread.values()]:
+            session.close()
+    size = len(text.encode())
+    print(f"one-line edits of {title} ({size} bytes), {rounds} random lines:")
+    print(f"{'':34}{'off ms':>8}{'warn ms':>9}{'ratio':>7}{'extra: median':>15}{'p90':>7}{'max':>7}"
+          f"{'check: median':>15}{'p90':>7}{'max':>7}")  # fmt: skip
+    for label, name in (
+        ("read", "the read (starts the parse)"),
+        ("first", "first edit after a read"),
+        ("later", "a later edit"),
+        ("no pause", "first edit, no pause after read"),
+        ("no read", "first edit, nothing parsed"),
+    ):
+        off, warn = times[f"{label} off"], times[f"{label} warn"]
+        extra = sorted(w - o for w, o in zip(warn, off, strict=True))
+        own = sorted(checks.get(label, []))
+        row = f"  {name:<32}{_ms(statistics.median(off)):>8}{_ms(statistics.median(warn)):>9}"
+        row += f"{statistics.median(warn) / statistics.median(off):>6.2f}x"
+        row += f"{_ms(statistics.median(extra), sign=True):>15}{_ms(_p90(extra), sign=True):>7}"
+        row += f"{_ms(extra[-1], sign=True):>7}"
+        if own:
+            row += f"{_ms(statistics.median(own)):>15}{_ms(_p90(own)):>7}{_ms(own[-1]):>7}"
+        print(row)
     lang = grammar("python")
     assert lang is not None
-    full = statistics.median(_timed(lambda: trees.parse(lang, source)) for _ in range(repeat))
+    source = text.encode()
+    full = statistics.median(_timed(lambda: trees.parse(lang, source)) for _ in range(5))
     print(f"  (a full parse of the file alone: {full * 1000:.2f} ms)")
 
 
-def spread(lines: int, count: int, seed: int) -> None:
-    """Print how the check's own time spreads over edits at random lines of a real module.
+def _p90(values: list[float]) -> float:
+    return values[min(len(values) - 1, int(len(values) * 0.9))]
 
-    One position (the cost table's) can be a lucky one: tree-sitter's incremental re-parse costs
-    what the parser must redo around the change, which depends on where the change lands.
-    """
-    real = _real_module(lines)
-    if real is None:
-        print(f"note: no installed module of about {lines} lines; spread skipped")
-        return
-    name, text, _ = real
-    rows = text.split("\n")
-    rng = random.Random(seed)
-    check_change("m.py", None, text)  # the first parse: later checks start from a kept tree
-    times: list[float] = []
-    while len(times) < 2 * count:
-        i = rng.randrange(len(rows))
-        if not rows[i].strip() or any(c in rows[i] for c in "#'\"\\"):
-            continue
-        changed = "\n".join([*rows[:i], rows[i] + "  # edited", *rows[i + 1 :]])
-        times.append(_timed(partial(check_change, "m.py", text, changed)))
-        times.append(_timed(partial(check_change, "m.py", changed, text)))  # and back
-    times.sort()
-    ms = [t * 1000 for t in times]
-    print(
-        f"check of a one-line edit at {count} random lines of {name} (and back): "
-        f"median {statistics.median(ms):.1f} ms, 90th percentile {ms[int(len(ms) * 0.9)]:.1f} "
-        f"ms, max {ms[-1]:.1f} ms"
-    )
+
+def _ms(seconds: float, *, sign: bool = False) -> str:
+    return f"{seconds * 1000:+.2f}" if sign else f"{seconds * 1000:.2f}"
 
 
 def _timed(fn: Callable[[], object]) -> float:
@@ -392,13 +459,14 @@ def main() -> None:
     parser.add_argument("--per-language", type=int, default=60)
     parser.add_argument("--per-kind", type=int, default=2, help="edits of each kind per file")
     parser.add_argument("--lines", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=21)
+    parser.add_argument("--rounds", type=int, default=60, help="random lines edited per file")
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--cost-only", action="store_true", help="skip the accuracy table")
     args = parser.parse_args()
-    accuracy(args.per_language, args.per_kind, args.seed)
-    print()
-    cost(args.lines, args.repeat)
-    spread(args.lines, 60, args.seed)
+    if not args.cost_only:
+        accuracy(args.per_language, args.per_kind, args.seed)
+        print()
+    cost(args.lines, args.rounds, args.seed)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 from edittools.artifacts import Diagnostic
 from edittools.syntax._errors import SyntaxFault, faults
-from edittools.syntax._languages import empty_nodes_query, grammar, language_of
-from edittools.syntax._trees import Span, changed_span, keep_tree, kept_tree, parse, reparse
+from edittools.syntax._fragments import recheck
+from edittools.syntax._languages import checks_fragments, empty_nodes_query, grammar, language_of
+from edittools.syntax._trees import Kept, Span, changed_span, exact, keep, parse, reparse
+from edittools.syntax._warming import kept_tree
 
 _SHOWN = 3  # faults described in the note; the payload lists them all
 _TITLES = {
@@ -94,14 +96,26 @@ def check_change(
     size = max(len(new_bytes), len(old_bytes or b""))
     if max_bytes is not None and size > max_bytes:
         return unchecked(path, max_bytes)
-    old_tree = None if old_bytes is None else kept_tree(language, path, old_bytes)
-    span = (0, 0, len(new_bytes)) if old_bytes is None else changed_span(old_bytes, new_bytes)
+    if old_bytes == new_bytes:
+        return SyntaxCheck(path, language_name, ())  # no change introduces no error
+    empty = empty_nodes_query(language_name)
+    if old_bytes is None:
+        span = (0, 0, len(new_bytes))
+        kept = None
+    else:
+        span = changed_span(old_bytes, new_bytes)
+        kept = kept_tree(language, path, old_bytes)
+    if kept is not None and old_bytes is not None and checks_fragments(language_name):
+        moved = recheck(kept, empty, new_bytes, span)
+        if moved is not None:
+            keep(path, moved)
+            return SyntaxCheck(path, language_name, ())
+    old_tree = None if kept is None else exact(kept)
     if old_bytes is not None and old_tree is not None:
         new_tree = reparse(language, old_bytes, old_tree.copy(), new_bytes, span)
     else:
         new_tree = parse(language, new_bytes)
-    keep_tree(language, path, new_bytes, new_tree)
-    empty = empty_nodes_query(language_name)
+    keep(path, Kept(language, new_bytes, new_tree))
     start, old_end, new_end = span
     found = faults(new_tree, empty, _lines_around(new_bytes, start, new_end))
     if not found:

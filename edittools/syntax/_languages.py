@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from pathlib import PurePosixPath
 
@@ -53,12 +54,25 @@ _GRAMMARS = {
 # empty block, without an ERROR node.
 _MUST_NOT_BE_EMPTY = {"python": "(block) @expected_an_indented_block"}
 
+# Languages whose statements a change can be re-checked by alone (see `_fragments`): Python's
+# blocks are lines at one indentation, so a statement's lines parse on their own.
+_FRAGMENTS = frozenset({"python"})
+
 CHECKED_LANGUAGES = frozenset(_GRAMMARS)
 """Names of the languages whose syntax can be checked."""
 
 _loaded: dict[str, Language] = {}
 _queries: dict[str, Query] = {}
 _loading = threading.Lock()
+
+
+def _forked() -> None:
+    # A background parse may have been loading a grammar when the process forked.
+    global _loading
+    _loading = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def language_of(path: str) -> str | None:
@@ -85,6 +99,11 @@ def grammar(language: str) -> Language | None:
                 # failing tool.
                 return None
     return _loaded[language]
+
+
+def checks_fragments(language: str) -> bool:
+    """Whether a change of `language` may be checked on the statement it touched alone."""
+    return language in _FRAGMENTS
 
 
 def empty_nodes_query(language: str) -> Query | None:

@@ -1,13 +1,16 @@
-"""Parsing with tree-sitter, reusing the tree of the text a change started from.
+"""Parsing with tree-sitter, and the trees kept for the next change of a recently seen file.
 
-The last few parsed texts keep their trees, so the next change to the same file re-parses
-incrementally (`Tree.edit`): on a large file that costs a fraction of a full parse.
+The last few parsed texts keep their trees, so the next change to the same file need not parse it
+from scratch: it re-checks only the statements it touched (`_fragments`), or re-parses
+incrementally (`Tree.edit`), which on a large file costs a fraction of a full parse.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 
 from tree_sitter import Language, Parser, Point, Tree
 
@@ -15,29 +18,79 @@ Span = tuple[int, int, int]
 
 _KEEP = 8  # trees kept: one per recently changed file, for its next change
 
+
+@dataclass(frozen=True)
+class Region:
+    """Bytes of a kept text that were changed and re-checked on their own since its tree was
+    parsed: the tree's nodes inside are stale, its nodes around have been moved by `Tree.edit`."""
+
+    start: int
+    end: int
+    closer: bytes
+    """The indentation of the line that follows the region (what closes it)."""
+    header: bool = False
+    """Whether the region is a compound statement's header, its closer standing for the body."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A text, its tree, and the regions where the tree no longer describes the text."""
+
+    language: Language
+    source: bytes
+    tree: Tree
+    regions: tuple[Region, ...] = ()
+
+
 # By path, with the text parsed: comparing texts is a memcmp, while hashing one as a key would
 # cost more than the check it serves on a large file.
-_trees: OrderedDict[str, tuple[Language, bytes, Tree]] = OrderedDict()
+_trees: OrderedDict[str, Kept] = OrderedDict()
 _guard = threading.Lock()
 
 
-def kept_tree(language: Language, path: str, source: bytes) -> Tree | None:
-    """The tree kept for `path` if it is the parse of `source`, else None; the caller gets a copy."""
+def _forked() -> None:
+    # A background parse may have held the lock when the process forked.
+    global _guard
+    _guard = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
+def take(language: Language, path: str, source: bytes) -> Kept | None:
+    """Remove and return what is kept for `path` if it is the parse of `source`, else None.
+
+    Taken, not shared: the caller edits the tree and keeps the outcome again.
+    """
     with _guard:
         kept = _trees.get(path)
-        if kept is None or kept[0] is not language or kept[1] != source:
+        if kept is None or kept.language is not language or kept.source != source:
             return None
-        _trees.move_to_end(path)
-        return kept[2].copy()
+        del _trees[path]
+        return kept
 
 
-def keep_tree(language: Language, path: str, source: bytes, tree: Tree) -> None:
-    """Keep `tree`, the parse of `source`, for the next change to `path`."""
+def keep(path: str, kept: Kept) -> None:
+    """Keep `kept` for the next change to `path`."""
     with _guard:
-        _trees[path] = (language, source, tree)
+        _trees[path] = kept
         _trees.move_to_end(path)
         while len(_trees) > _KEEP:
             _trees.popitem(last=False)
+
+
+def holds(path: str, source: bytes) -> bool:
+    """Whether a tree of `source` is kept for `path`."""
+    with _guard:
+        kept = _trees.get(path)
+        return kept is not None and kept.source == source
+
+
+def exact(kept: Kept) -> Tree:
+    """The tree of `kept.source` with no stale region: re-parsed incrementally if it has some."""
+    if not kept.regions:
+        return kept.tree
+    return Parser(kept.language).parse(kept.source, kept.tree)
 
 
 def parse(language: Language, source: bytes) -> Tree:
@@ -50,16 +103,28 @@ def reparse(language: Language, old: bytes, old_tree: Tree, new: bytes, span: Sp
 
     `old_tree` is edited in place to describe the change, then handed to the parser.
     """
+    move(old_tree, old, new, span)
+    return Parser(language).parse(new, old_tree)
+
+
+def move(tree: Tree, old: bytes, new: bytes, span: Span) -> None:
+    """Tell `tree`, a tree of `old`, that `span` changed it into `new` (no parsing)."""
     start, old_end, new_end = span
-    old_tree.edit(
+    row = old.count(b"\n", 0, start)  # once: the ends' rows count on from it
+    tree.edit(
         start_byte=start,
         old_end_byte=old_end,
         new_end_byte=new_end,
-        start_point=point_at(old, start),
-        old_end_point=point_at(old, old_end),
-        new_end_point=point_at(new, new_end),
+        start_point=Point(row, start - (old.rfind(b"\n", 0, start) + 1)),
+        old_end_point=_point_after(old, start, row, old_end),
+        new_end_point=_point_after(new, start, row, new_end),
     )
-    return Parser(language).parse(new, old_tree)
+
+
+def _point_after(source: bytes, start: int, row: int, offset: int) -> Point:
+    """The point of `offset` in `source`, given the row of `start` (before it)."""
+    row += source.count(b"\n", start, offset)
+    return Point(row, offset - (source.rfind(b"\n", 0, offset) + 1))
 
 
 def changed_span(old: bytes, new: bytes) -> Span:
@@ -83,9 +148,3 @@ def changed_span(old: bytes, new: bytes) -> Span:
         else:
             high = middle - 1
     return start, len(old) - low, len(new) - low
-
-
-def point_at(source: bytes, offset: int) -> Point:
-    """Row and byte column of `offset`."""
-    row = source.count(b"\n", 0, offset)
-    return Point(row, offset - (source.rfind(b"\n", 0, offset) + 1))
