@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS journal (
 );
 """
 _PAGE = 200
+_INSERT = "INSERT INTO journal (event, texts) VALUES (?, ?)"
 _TEXT_SIDES = ("old", "new")
 _FILE = "file"  # marks a text that is the decoded content of a file blob (not its UTF-8)
 
@@ -41,7 +42,12 @@ def append_event(index: StateIndex, store: BlobStore, event: StreamEvent) -> Non
     if row is None:
         row = _moving_texts_out(store, event)
     with index.transaction(durable=False) as db:
-        db.execute("INSERT INTO journal (event, texts) VALUES (?, ?)", row)
+        try:
+            db.execute(_INSERT, row)
+        except UnicodeEncodeError:
+            # A lone surrogate (a tool's raw arguments echoed back) has no UTF-8 form: store the
+            # same JSON with every non-ASCII character escaped, which reads back the same.
+            db.execute(_INSERT, (json.dumps(json.loads(row[0])), row[1]))
 
 
 def _holds_diff_texts(event: StreamEvent) -> bool:

@@ -19,10 +19,19 @@ def console() -> Console:
 
 
 def print_json(data: Any) -> None:
-    """One JSON document on one line of standard output."""
+    """One JSON document on one line of standard output.
+
+    Text that has no UTF-8 form (a lone surrogate: raw arguments echoed back, a file name of
+    undecodable bytes) comes out as JSON escapes, so the line is still valid JSON.
+    """
     import json
 
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    line = json.dumps(data, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(data)
+    sys.stdout.write(line + "\n")
 
 
 @contextmanager

@@ -231,7 +231,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     with Session(args.root, state_dir=args.state_dir) as session:
         if args.jsonl:
             for event in session.iter_journal():
-                sys.stdout.write(event.model_dump_json(by_alias=True) + "\n")
+                print_json(event.model_dump(mode="json", by_alias=True))
             return 0
         return _list_changes(args, session)
 

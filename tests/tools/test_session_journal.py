@@ -6,7 +6,11 @@ import contextlib
 import io
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from edittools import Session, artifact_of
 from edittools.artifacts.builders import by_reference
@@ -100,3 +104,33 @@ def test_journal_rows_hold_blob_ids_not_texts(tmp_path: Path) -> None:
         assert s.sandbox.store.get(payload["new_ref"]) == text.encode()
         read_back = s.journal()[0].artifact.payload  # type: ignore[union-attr]
         assert s.blob(read_back.new_ref) == text.encode()
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("nope\ud800", {}),
+        ("read", {"path": "a\ud800.txt"}),
+        ("edit", {"path": "a.txt", "old_string": "x\udc80", "new_string": "y"}),
+    ],
+    ids=["tool name", "path", "old_string"],
+)
+def test_arguments_with_a_lone_surrogate_get_an_error_result_and_are_journaled(
+    tmp_path: Path, name: str, arguments: dict[str, object]
+) -> None:
+    with Session(tmp_path) as session:
+        result = session.call(name, arguments)  # never raises
+        assert result.is_error
+        assert session.journal()[-1].name == name
+    assert raw_events(tmp_path)[-1]["name"] == name  # and the log exports it
+
+
+def test_the_log_of_a_lone_surrogate_is_valid_json_on_a_real_stdout(tmp_path: Path) -> None:
+    with Session(tmp_path) as session:
+        session.call("nope\ud800", {})
+    done = subprocess.run(
+        [sys.executable, "-m", "edittools", "log", "--jsonl", "--root", str(tmp_path)],
+        capture_output=True,
+        check=True,
+    )
+    assert json.loads(done.stdout.decode("utf-8").splitlines()[-1])["name"] == "nope\ud800"
