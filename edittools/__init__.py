@@ -7,8 +7,9 @@ Names are imported on first use (PEP 562), so a command that needs only the diff
 as ``edittools diff``, does not load the tools, the watcher and every model at start-up.
 """
 
-import importlib as _importlib
 import typing as _typing
+
+from edittools._lazy import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
     from edittools._choices import STATE_DIR_HELP, SYNTAX_POLICIES
@@ -48,14 +49,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(home), name)
-    globals()[name] = value  # later lookups are plain attribute reads
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = _lazy_names(__name__, _HOMES, __all__)

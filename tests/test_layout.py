@@ -30,6 +30,7 @@ PACKAGES = ("sandbox", "edittools")
 # Each layer and the module prefixes it holds; a module belongs to the longest prefix it matches.
 LAYER_OF_PREFIX = {
     "sandbox": "sandbox",
+    "edittools._lazy": "base",  # the lazy-name helper every package's __init__ may use
     "edittools.artifacts": "artifacts",
     "edittools.diff": "diff",
     "edittools.syntax": "syntax",
@@ -53,16 +54,17 @@ LAYER_OF_PREFIX = {
 
 # Which other layers each layer may import, bottom to top.
 MAY_IMPORT: dict[str, frozenset[str]] = {
+    "base": frozenset(),
     "sandbox": frozenset(),
-    "artifacts": frozenset(),
-    "diff": frozenset({"artifacts"}),
-    "syntax": frozenset({"artifacts"}),
-    "state": frozenset({"sandbox", "artifacts", "diff"}),
-    "tools": frozenset({"sandbox", "artifacts", "diff", "syntax", "state"}),
-    "session": frozenset({"sandbox", "artifacts", "diff", "state", "tools"}),
-    "dialects": frozenset({"artifacts", "diff"}),
-    "facade": frozenset({"artifacts", "state", "session", "dialects"}),
-    "render": frozenset({"artifacts", "diff"}),
+    "artifacts": frozenset({"base"}),
+    "diff": frozenset({"base", "artifacts"}),
+    "syntax": frozenset({"base", "artifacts"}),
+    "state": frozenset({"base", "sandbox", "artifacts", "diff"}),
+    "tools": frozenset({"base", "sandbox", "artifacts", "diff", "syntax", "state"}),
+    "session": frozenset({"base", "sandbox", "artifacts", "diff", "state", "tools"}),
+    "dialects": frozenset({"base", "artifacts", "diff"}),
+    "facade": frozenset({"base", "artifacts", "state", "session", "dialects"}),
+    "render": frozenset({"base", "artifacts", "diff"}),
     "mcp_server": frozenset(
         {"sandbox", "artifacts", "diff", "tools", "dialects", "facade", "render"}
     ),

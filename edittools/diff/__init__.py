@@ -19,8 +19,9 @@ built: importing this package for `line_diff` or `line_diff_dirs` loads neither 
 models, nor the patch parser.
 """
 
-import importlib as _importlib
 import typing as _typing
+
+from edittools._lazy import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
     from edittools.diff._errors import DiffError
@@ -97,14 +98,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(home), name)
-    globals()[name] = value  # later lookups are plain attribute reads
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = _lazy_names(__name__, _HOMES, __all__)

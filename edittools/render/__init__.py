@@ -4,8 +4,9 @@
 models. Names are imported on first use, so that view starts fast.
 """
 
-import importlib as _importlib
 import typing as _typing
+
+from edittools._lazy import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
     from edittools.render._ansi import wants_colour, write_line_diff
@@ -57,14 +58,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(home), name)
-    globals()[name] = value  # later lookups are plain attribute reads
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = _lazy_names(__name__, _HOMES, __all__)
