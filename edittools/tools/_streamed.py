@@ -25,7 +25,7 @@ from edittools.tools._change import change_result, commit, digest, summary, with
 from edittools.tools._guard import ensure_fresh
 from edittools.tools._params import EditParams
 from edittools.tools._scan import Scan, hash_counting, scan
-from sandbox import SandboxError, Splice, bom_candidates, looks_binary
+from sandbox import SandboxError, Splice, Version, bom_candidates, looks_binary
 
 __all__ = ["check_text", "crlf_variant", "streamed_edit", "streamed_undo", "windowed_diff"]
 
@@ -55,7 +55,7 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
         live = None if ws.dry_run else writer
         found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
                      writer=live)  # fmt: skip
-        if not found.count and _BARE_LF.search(needle) and _crlf_file(fd):
+        if not found.count and _BARE_LF.search(needle) and crlf_file(fd):
             tier = "newlines"
             needle, replacement = _crlf(needle), _crlf(replacement)
             if live is not None:
@@ -98,7 +98,7 @@ def check_text(path: str, head: bytes) -> None:
         )
 
 
-def _crlf_file(fd: int) -> bool:
+def crlf_file(fd: int) -> bool:
     """Whether the file's first line ends with CRLF (its newline style, for the newlines tier)."""
     head = os.pread(fd, 1 << 16, 0)
     at = head.find(b"\n")
@@ -112,7 +112,7 @@ def _crlf(data: bytes) -> bytes:
 def crlf_variant(fd: int, data: bytes) -> bytes | None:
     """`data` with its bare LFs as CRLF, when the file's newline style is CRLF and `data` has
     any (the newlines tier: a model writes LF); else None."""
-    return _crlf(data) if _BARE_LF.search(data) and _crlf_file(fd) else None
+    return _crlf(data) if _BARE_LF.search(data) and crlf_file(fd) else None
 
 
 def _check_found(path: str, found: Scan, replace_all: bool) -> None:
@@ -135,6 +135,32 @@ def _check_found(path: str, found: Scan, replace_all: bool) -> None:
             "change every match.",
             {"count": found.count, "lines": found.lines, "match": "exact"},
         )
+
+
+def settled(
+    ws: Workspace,
+    fd: int,
+    path: str,
+    size: int,
+    spans: list[tuple[int, int, bytes]],
+    *,
+    must_have_read: bool = True,
+) -> tuple[Version, str, DiffPayload]:
+    """The file's version, the new content's digest and the diff of `spans` placed in the open
+    large file `fd` of `size` bytes: one pass hashes both contents and numbers each span's line.
+
+    Refuses (`stale_read`) a file that changed while the spans were placed, or since it was read.
+    """
+    chunk = max(ws.options.scan_chunk_bytes, 1)
+    version, lines, new_digest = hash_counting(fd, spans, chunk=chunk)
+    if version.size != size:
+        raise ToolError(
+            "stale_read",
+            f"{path} changed while the change was being placed. Read it again, then retry.",
+            {"path": path},
+        )
+    ensure_fresh(ws, path, None, version, must_have_read=must_have_read)
+    return version, new_digest, windowed_diff(fd, size, path, tuple(spans), lines)
 
 
 def windowed_diff(

@@ -23,10 +23,9 @@ from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.diff import unified_excerpt
 from edittools.tools._change import change_result, commit, digest, summary, with_refs
-from edittools.tools._guard import ensure_fresh
 from edittools.tools._params import EditOperation
-from edittools.tools._scan import FIND_KEPT, find_lines, hash_counting
-from edittools.tools._streamed import check_text, crlf_variant, windowed_diff
+from edittools.tools._scan import FIND_KEPT, find_lines
+from edittools.tools._streamed import check_text, crlf_variant, settled
 from sandbox import Splice
 
 __all__ = ["streamed_multi_edit"]
@@ -64,15 +63,7 @@ def streamed_multi_edit(ws: Workspace, path: str, edits: list[EditOperation]) ->
             if variant is not None and not found[k] and places:
                 needles[k], found[k], tiers[k] = variant, places, "newlines"
         spans = _place(fd, size, path, edits, needles, found[: len(edits)], tiers)
-        version, lines, new_digest = hash_counting(fd, spans, chunk=chunk)
-        if version.size != size:
-            raise ToolError(
-                "stale_read",
-                f"{path} changed while the edits were being placed. Read it again, then retry.",
-                {"path": path},
-            )
-        ensure_fresh(ws, path, None, version)
-        payload = windowed_diff(fd, size, path, tuple(spans), lines)
+        version, new_digest, payload = settled(ws, fd, path, size, spans)
         new_version = commit(ws, path, None, version, Splice(tuple(spans), size, new_digest))
     payload = with_refs(ws, payload, version.digest, digest(new_version))
     tier = next((t for t in tiers if t != "exact"), "exact")

@@ -19,10 +19,9 @@ import os
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload
-from edittools.tools._guard import ensure_fresh
 from edittools.tools._patch import FilePatch, PatchHunk
-from edittools.tools._scan import FIND_KEPT, find_lines, hash_counting
-from edittools.tools._streamed import check_text, windowed_diff
+from edittools.tools._scan import FIND_KEPT, find_lines
+from edittools.tools._streamed import check_text, crlf_file, settled
 from sandbox import Splice, Version
 
 __all__ = ["streamed_patch"]
@@ -45,32 +44,18 @@ def streamed_patch(
     chunk = max(ws.options.scan_chunk_bytes, 1)
     with ws.sandbox.open_reader(path) as reader:
         fd = reader.fileno()
-        head = os.pread(fd, 1 << 16, 0)
-        check_text(path, head)
-        nl = b"\r\n" if _first_ending(head) == b"\r\n" else b"\n"
+        check_text(path, os.pread(fd, 4096, 0))
+        nl = b"\r\n" if crlf_file(fd) else b"\n"
         blocks = [_blocks(path, number, hunk, nl) for number, hunk in enumerate(patch.hunks, 1)]
         size = os.fstat(fd).st_size
         found = find_lines(fd, [old for old, _ in blocks], chunk=chunk)
         spans = _place(path, patch.hunks, blocks, found, size)
-        version, lines, new_digest = hash_counting(fd, spans, chunk=chunk)
-        if version.size != size:
-            raise ToolError(
-                "stale_read",
-                f"{path} changed while the patch was being placed. Read it again, then retry.",
-                {"path": path},
-            )
-        ensure_fresh(ws, path, None, version, must_have_read=False)
-        payload = windowed_diff(fd, size, path, tuple(spans), lines)
+        version, new_digest, payload = settled(ws, fd, path, size, spans, must_have_read=False)
     return (
         Splice(tuple(spans), size, new_digest),
         version,
         payload.model_copy(update={"match": "exact"}),
     )
-
-
-def _first_ending(head: bytes) -> bytes:
-    at = head.find(b"\n")
-    return b"\r\n" if at > 0 and head[at - 1 : at] == b"\r" else b"\n"
 
 
 def _blocks(path: str, number: int, hunk: PatchHunk, nl: bytes) -> tuple[bytes, bytes]:
