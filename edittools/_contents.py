@@ -1,6 +1,6 @@
 """What a session knows of the large contents it handled lately, by content digest.
 
-Three facts spare passes over a large file that a one-line change would otherwise pay each time:
+Four facts spare passes over a large file that a one-line change would otherwise pay each time:
 
 - Newline counts at checkpoints every `STEP` bytes: the diff of a change needs the number of the
   line it starts on, and counting the newlines before it is a byte-at-a-time pass (about 2 GB/s;
