@@ -3,9 +3,9 @@
 Four facts spare passes over a large file that a one-line change would otherwise pay each time:
 
 - Newline counts at checkpoints every `STEP` bytes: the diff of a change needs the number of the
-  line it starts on, and counting the newlines before it is a byte-at-a-time pass (about 2 GB/s;
-  20 ms near the end of a 45 MB file). A change that leaves the first `start` bytes as they were
-  hands the checkpoints below `start` on to the new content.
+  line it starts on, and counting the newlines before it is a pass over every byte before it.
+  A change that leaves the first `start` bytes as they were hands the checkpoints below `start`
+  on to the new content.
 - Whether a content is plain UTF-8 (`plain_utf8`), checked once per content.
 - The digest states after every mebibyte of a content, handed out as its hash ran (`on_step`): a
   new content sharing the first bytes of an old one is hashed from the old one's state below
@@ -25,6 +25,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
+from edittools import _bytesearch
 from sandbox import Digester
 
 __all__ = ["STEP", "KnownContents"]
@@ -56,9 +57,9 @@ class KnownContents:
             marks = _latest(self._marks, digest, self._marks.pop(digest, [0]))
             while len(marks) <= offset // STEP and len(marks) * STEP <= len(data):
                 at = (len(marks) - 1) * STEP
-                marks.append(marks[-1] + data.count(b"\n", at, at + STEP))
+                marks.append(marks[-1] + _bytesearch.count(data, b"\n", at, at + STEP))
             k = min(offset // STEP, len(marks) - 1)
-            return marks[k] + data.count(b"\n", k * STEP, offset) + 1
+            return marks[k] + _bytesearch.count(data, b"\n", k * STEP, offset) + 1
 
     def carry(self, old_digest: str, new_digest: str, start: int) -> None:
         """Content `new_digest` holds the same first `start` bytes as `old_digest`: give it the

@@ -40,4 +40,4 @@ class SessionOptions:
     syntax_check: SyntaxPolicy = "warn"
     syntax_max_bytes: int = 1 * MiB
     checkpoint_on_start: bool = True
-    scan_chunk_bytes: int = 8 * MiB
+    scan_chunk_bytes: int = 2 * MiB

@@ -31,6 +31,7 @@ PACKAGES = ("sandbox", "edittools")
 LAYER_OF_PREFIX = {
     "sandbox": "sandbox",
     "edittools._lazy": "base",  # the lazy-name helper every package's __init__ may use
+    "edittools._bytesearch": "base",  # SIMD find and count in byte buffers
     "edittools.artifacts": "artifacts",
     "edittools.diff": "diff",
     "edittools.syntax": "syntax",

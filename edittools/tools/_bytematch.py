@@ -3,7 +3,7 @@
 Decoding 45 MB to text, splicing the text and encoding it back costs several times more than
 writing the file. For a UTF-8 file with LF newlines (no byte-order mark, no CR, no NUL near the
 start) an exact match of `old_string` is a match of its UTF-8 bytes, and always on character
-boundaries (UTF-8 is self-synchronising), so the needle is encoded once and found by a C-level
+boundaries (UTF-8 is self-synchronising), so the needle is encoded once and found by a SIMD
 byte search. Anything else — another encoding, CR newlines, no match, an ambiguous match, a needle
 that cannot be encoded — returns None, and the edit takes the text path, which says precisely
 what is wrong or applies a tolerance.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from edittools import _bytesearch
 from sandbox import bom_candidates, looks_binary
 
 ByteSpan = tuple[int, int, bytes]
@@ -38,12 +39,12 @@ def exact_byte_spans(
     except UnicodeError:
         return None
     starts = []
-    at = data.find(needle)
+    at = _bytesearch.find(data, needle)
     while at >= 0:
         starts.append(at)
         if len(starts) > 1 and not replace_all:
             return None  # ambiguous: the text path lists every match
-        at = data.find(needle, at + len(needle))
+        at = _bytesearch.find(data, needle, at + len(needle))
     if not starts or not (plain or plain_utf8(data)):
         return None
     return [(s, s + len(needle), replacement) for s in starts]
