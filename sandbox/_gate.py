@@ -141,13 +141,16 @@ class PathGate:
                 return True
         return False
 
-    def rel(self, path: PathArg, *, check_deny: bool, write: bool = False) -> str:
+    def rel(
+        self, path: PathArg, *, check_deny: bool, write: bool = False, follow: bool = True
+    ) -> str:
         """The resolved relative path, or the name a missing path would get.
 
-        With `write`, a path the `.git` rule protects is refused (protected).
+        With `write`, a path the `.git` rule protects is refused (protected). Without `follow`, a
+        final symlink is not followed: the path of the link itself.
         """
         try:
-            with self.resolve(path, check_deny=check_deny, write=write) as r:
+            with self.resolve(path, check_deny=check_deny, write=write, follow=follow) as r:
                 return r.rel
         except SandboxError as exc:
             if exc.code != "not_found":

@@ -137,13 +137,14 @@ class Sandbox:
         """Which resolver is in use: "openat2" or "walker"."""
         return self._paths.name
 
-    def relpath(self, path: PathArg) -> str:
+    def relpath(self, path: PathArg, *, follow: bool = True) -> str:
         """The normalised, '/'-separated root-relative path after resolving in-root symlinks.
 
         Works when the final component, or folders on the way, do not exist yet (the name they
-        would get); "." names the root. Raises outside_root and the other path errors.
+        would get); "." names the root. Raises outside_root and the other path errors. Without
+        `follow`, a final symlink is not resolved: the path names the link itself.
         """
-        return self._gate.rel(path, check_deny=False)
+        return self._gate.rel(path, check_deny=False, follow=follow)
 
     @property
     def allow_git_writes(self) -> bool:

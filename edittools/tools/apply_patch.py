@@ -155,6 +155,8 @@ def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
         )
         payload = with_syntax(payload, check)
         return _Staged((_Write(path, None, None, after),), payload, syntax_note(check))
+    if patch.op == "delete" or patch.move_to is not None:
+        _refuse_link(ws, patch, path)
     try:
         before, version = read_existing(ws, path)
     except SandboxError as exc:
@@ -203,6 +205,23 @@ def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
         writes = (_Write(target, None, None, after), _Write(path, before, version, None))
     payload = payload.model_copy(update={"match": tier})
     return _Staged(writes, with_syntax(payload, check), syntax_note(check))
+
+
+def _refuse_link(ws: Workspace, patch: FilePatch, path: str) -> None:
+    """Refuse to delete or move `patch.path` when it names a symbolic link (to `path`).
+
+    Following the link would remove its target, which the patch does not name; removing the
+    link alone would lose it on an undo or a rollback, which restore files, not links.
+    """
+    named = ws.sandbox.relpath(patch.path, follow=False)
+    if named != path:
+        verb = "deletes" if patch.op == "delete" else "moves"
+        raise ToolError(
+            "not_a_file",
+            f"The patch {verb} {named}, which is a symbolic link to {path}. Patches change "
+            "files, not links: update the file itself, or remove the link with another tool.",
+            {"path": named},
+        )
 
 
 def _moved_over(

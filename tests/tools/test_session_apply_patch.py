@@ -195,3 +195,40 @@ def test_a_patch_after_a_read_updates_the_read_record(tmp_path: Path) -> None:
     ).is_error
     # The session knows the patched content: an edit right after is not stale.
     assert not s.edit("a.txt", "B", "C").is_error
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        "*** Delete File: link.txt\n",
+        "*** Update File: link.txt\n*** Move to: moved.txt\n@@\n-kept\n+KEPT\n",
+    ],
+    ids=["delete", "move"],
+)
+def test_deleting_or_moving_a_symlink_is_refused_and_nothing_changes(
+    tmp_path: Path, section: str
+) -> None:
+    """The patch names the link: following it would remove the target, which it does not name."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "target.txt").write_text("kept\n")
+    (tmp_path / "link.txt").symlink_to("docs/target.txt")
+    before = tree(tmp_path)
+    s = Session(tmp_path, require_read=False)
+    result = s.apply_patch(f"*** Begin Patch\n{section}*** End Patch\n")
+    assert result.is_error
+    assert result.artifact.payload.code == "not_a_file"  # type: ignore[union-attr]
+    assert "link.txt" in result.value and "symbolic link" in result.value
+    assert tree(tmp_path) == before
+    assert os.readlink(tmp_path / "link.txt") == "docs/target.txt"
+
+
+def test_a_file_under_a_linked_folder_is_deleted_through_the_link(tmp_path: Path) -> None:
+    """Only a link as the named entry itself is refused: a folder link on the way is followed."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "gone.txt").write_text("bye\n")
+    (tmp_path / "alias").symlink_to("real")
+    s = Session(tmp_path, require_read=False)
+    result = s.apply_patch("*** Begin Patch\n*** Delete File: alias/gone.txt\n*** End Patch\n")
+    assert not result.is_error, result.value
+    assert not (tmp_path / "real" / "gone.txt").exists()
+    assert (tmp_path / "alias").is_symlink()
