@@ -19,8 +19,6 @@ import codecs
 import re
 from dataclasses import dataclass, field
 
-from charset_normalizer import from_bytes
-
 from ._errors import SandboxError
 
 __all__ = ["TextDocument", "bom_candidates", "decode", "looks_binary"]
@@ -187,6 +185,9 @@ def _legacy_candidates(data: bytes) -> list[str]:
     detector often prefers a rare code page (cp1250, cp775) by a small margin. Exact ties go to the
     more common encoding, and a vendor superset (cp932) yields to its standard sibling (shift_jis).
     """
+    # Imported here: a legacy file is rare, and the detector costs ~10 ms of every start-up.
+    from charset_normalizer import from_bytes
+
     matches = list(from_bytes(data))
     if not matches:
         return []

@@ -12,8 +12,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import AnyStr, Generic
 
-import imagesize
-
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import (
@@ -374,6 +372,9 @@ def image_mime(data: bytes) -> str | None:
 
 
 def _read_image(ws: Workspace, path: str, data: bytes, mime: str) -> ToolResult:
+    # Imported here: it loads an HTTP client, ~10 ms of every start-up, for image reads only.
+    import imagesize
+
     width, height = imagesize.get(io.BytesIO(data))
     blob_id = ws.keep(data) or ws.sandbox.store.put(data)
     attachment = Attachment(
