@@ -5,26 +5,35 @@ content the payload refers to (`old_ref`/`new_ref`, the file's bytes kept as the
 a recipe on it) is dropped, so the row holds ids, hunks and stats and never a second copy; any
 other text goes to the blob store. Reading an event back puts the texts in again, each checked
 against its id; a text whose content is gone comes back as null with `truncated` set.
+
+A read is kept the same way: its window of lines is in the model's text (numbered) and in the code
+payload, both cut from a content the read stored (`Shown`), so the row keeps the content's id and
+the footer of the text, and reading it back cuts the window again (`WindowText`, the read tool's
+own). A read of a 10,000-line file thus adds a row of a few hundred bytes, not two copies of the
+window; a window whose content is gone (or that does not cut again to the lengths kept) comes back
+as a note with `truncated` set.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import PydanticSerializationError
 
-from edittools.artifacts import ChangesetArtifact, DiffArtifact, StreamEvent
+from edittools.artifacts import ChangesetArtifact, CodeArtifact, DiffArtifact, StreamEvent
 from sandbox import BlobStore, SandboxError, StateIndex, decode
 
-__all__ = ["JOURNAL_SCHEMA", "append_event", "read_events"]
+__all__ = ["JOURNAL_SCHEMA", "Shown", "WindowText", "append_event", "read_events"]
 
 JOURNAL_SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY,
     event TEXT NOT NULL,          -- the stream event's JSON, diff texts left out
-    texts TEXT                    -- JSON [[file index, "old" | "new", blob id], ...]
+    texts TEXT                    -- JSON [[file index, "old" | "new", blob id], ...], or for
+                                  -- a read [["window", content id, cap, body chars, text chars]]
 );
 """
 _PAGE = 200
@@ -32,13 +41,37 @@ _INSERT = "INSERT INTO journal (event, texts) VALUES (?, ?)"
 _TEXT_SIDES = ("old", "new")
 _FILE = "file"  # marks a text that is the decoded content of a file blob (not its UTF-8)
 
+_WINDOW = "window"  # marks a read's window kept by reference
+
 Content = Callable[[str], bytes]
 """Fetches the bytes of a content id (raises `SandboxError` when they are gone)."""
 
+WindowText = Callable[[bytes, int, int, int], tuple[str, str]]
+"""Cuts a read's window again: (content, first line, last line, line cap) -> (the code payload's
+text, the numbered lines that begin the model's text)."""
 
-def append_event(index: StateIndex, store: BlobStore, event: StreamEvent) -> None:
-    """Add `event` to the journal; its full diff texts by reference, or else as blobs."""
-    row = None if _holds_diff_texts(event) else _as_json(event)
+
+@dataclass(frozen=True)
+class Shown:
+    """What a read showed, as lines of a stored content: lets the journal keep it by reference.
+
+    The code payload's text is lines `start_line`..`end_line` of content `content`; the model's
+    text is the same lines numbered (cut at `cap` characters), `body` characters, then a footer.
+    """
+
+    content: str
+    cap: int
+    body: int
+
+
+def append_event(
+    index: StateIndex, store: BlobStore, event: StreamEvent, shown: Shown | None = None
+) -> None:
+    """Add `event` to the journal; its full diff texts by reference, or else as blobs, and a
+    read's window (`shown`) by reference to the content it was cut from."""
+    row = _window_row(event, shown) if shown is not None else None
+    if row is None:
+        row = None if _holds_diff_texts(event) else _as_json(event)
     if row is None:
         row = _moving_texts_out(store, event)
     with index.transaction(durable=False) as db:
@@ -74,6 +107,27 @@ def _as_json(event: StreamEvent) -> tuple[str, str | None] | None:
         return None
 
 
+def _window_row(event: StreamEvent, shown: Shown) -> tuple[str, str | None] | None:
+    """The row of a read whose window is lines of content `shown.content`: the model's text cut
+    to its footer, the payload's text left out; None when `event` is not such a read."""
+    artifact = event.artifact
+    if not isinstance(artifact, CodeArtifact) or event.is_error or shown.body > len(event.value):
+        return None
+    text = artifact.payload.text
+    payload = artifact.payload.model_copy(update={"text": ""})
+    kept = event.model_copy(
+        update={
+            "value": event.value[shown.body :],
+            "artifact": artifact.model_copy(update={"payload": payload}),
+        }
+    )
+    row = _as_json(kept)
+    if row is None:
+        return None
+    window = [_WINDOW, shown.content, shown.cap, shown.body, len(text)]
+    return row[0], json.dumps([window])
+
+
 def _moving_texts_out(store: BlobStore, event: StreamEvent) -> tuple[str, str | None]:
     """The row of an event whose diff texts are left out, each by reference or as a blob."""
     data = event.model_dump(mode="json", by_alias=True)
@@ -92,8 +146,13 @@ def _moving_texts_out(store: BlobStore, event: StreamEvent) -> tuple[str, str | 
     return json.dumps(data, ensure_ascii=False), json.dumps(texts) if texts else None
 
 
-def read_events(index: StateIndex, store: BlobStore, content: Content) -> Iterator[StreamEvent]:
-    """Every journaled event, oldest first, read a page at a time; unreadable rows skipped."""
+def read_events(
+    index: StateIndex, store: BlobStore, content: Content, window: WindowText | None = None
+) -> Iterator[StreamEvent]:
+    """Every journaled event, oldest first, read a page at a time; unreadable rows skipped.
+
+    A read kept by reference has its window cut again by `window` (without it, or when the content
+    is gone, the window comes back as a note with `truncated` set)."""
     last = 0
     while True:
         rows = index.rows(
@@ -104,16 +163,22 @@ def read_events(index: StateIndex, store: BlobStore, content: Content) -> Iterat
             return
         for seq, event, texts in rows:
             last = seq
-            parsed = _parse(store, content, event, texts)
+            parsed = _parse(store, content, window, event, texts)
             if parsed is not None:
                 yield parsed
 
 
-def _parse(store: BlobStore, content: Content, event: str, texts: str | None) -> StreamEvent | None:
+def _parse(
+    store: BlobStore, content: Content, window: WindowText | None, event: str, texts: str | None
+) -> StreamEvent | None:
     try:
         data = json.loads(event)
+        entries = json.loads(texts) if texts else []
+        if entries and entries[0][0] == _WINDOW:
+            _put_window(data, content, window, *entries[0][1:])
+            return StreamEvent.model_validate(data)
         payloads = list(_diff_payloads(data))
-        for number, side, blob, *kind in json.loads(texts) if texts else []:
+        for number, side, blob, *kind in entries:
             payload = payloads[number]
             try:
                 if kind == [_FILE]:
@@ -125,6 +190,26 @@ def _parse(store: BlobStore, content: Content, event: str, texts: str | None) ->
         return StreamEvent.model_validate(data)
     except (ValueError, TypeError, IndexError, KeyError):
         return None
+
+
+def _put_window(
+    data: dict[str, Any], content: Content, window: WindowText | None, blob: str, cap: int,
+    body: int, chars: int,
+) -> None:  # fmt: skip
+    """Put a read's window back into its event dict: the payload's text and the numbered lines."""
+    payload = data["artifact"]["payload"]
+    cut = None
+    if window is not None:
+        try:
+            cut = window(content(blob), payload["start_line"], payload["end_line"], cap)
+        except SandboxError:
+            cut = None
+    if cut is not None and len(cut[0]) == chars and len(cut[1]) == body:
+        payload["text"] = cut[0]
+        data["value"] = cut[1] + data["value"]
+        return
+    payload["truncated"] = True
+    data["value"] = "[the lines this read showed could not be read back]" + data["value"]
 
 
 def _diff_payloads(data: Any) -> Iterator[dict[str, Any]]:

@@ -12,7 +12,7 @@ from edittools._external import ExternalWatcher
 from edittools._options import SessionOptions
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
-from edittools.tools import TOOLS, definitions, run_tool
+from edittools.tools import TOOLS, definitions, run_tool, shown_window
 from sandbox import Sandbox
 
 
@@ -214,11 +214,11 @@ class Session:
 
     def journal(self) -> list[StreamEvent]:
         """Every result journaled for this root, oldest first (see `iter_journal` for big ones)."""
-        return list(self.workspace.journal_events())
+        return list(self.workspace.journal_events(shown_window))
 
     def iter_journal(self) -> Iterator[StreamEvent]:
         """The journaled results one by one, oldest first, in flat memory."""
-        return self.workspace.journal_events()
+        return self.workspace.journal_events(shown_window)
 
     def close(self) -> None:
         """Release the sandbox if this session opened it."""

@@ -27,7 +27,7 @@ from typing import NamedTuple
 from edittools._checkpoints import Checkpoints
 from edittools._contents import KnownContents
 from edittools._errors import ToolError
-from edittools._journal import JOURNAL_SCHEMA, append_event, read_events
+from edittools._journal import JOURNAL_SCHEMA, Shown, WindowText, append_event, read_events
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
 from sandbox import (
@@ -154,6 +154,9 @@ class Workspace:
         self._session_token = secrets.token_hex(4)
         self.dry_run = False
         """While true, tools compute their changes and diffs but write nothing."""
+        self.shown: Shown | None = None
+        """What the running read showed, as lines of a stored content (the runner journals it by
+        reference and clears it)."""
         self._report_recoveries()
         self.checkpoints = Checkpoints(sandbox, self._index, keep_bytes=options.baseline_bytes)
         """The root's checkpoints (see `edittools._checkpoints`)."""
@@ -395,14 +398,16 @@ class Workspace:
         self._event_counter += 1
         return f"{name}-{self._session_token}-{self._event_counter}"
 
-    def journal(self, event: StreamEvent) -> None:
-        """Append a tool result to the journal as a stream event."""
+    def journal(self, event: StreamEvent, shown: Shown | None = None) -> None:
+        """Append a tool result to the journal as a stream event (a read's window by reference
+        when `shown` says where it was cut from)."""
         if self.options.journal:
-            append_event(self._index, self.sandbox.store, event)
+            append_event(self._index, self.sandbox.store, event, shown)
 
-    def journal_events(self) -> Iterator[StreamEvent]:
-        """Every stream event journaled for this root, oldest first, read a page at a time."""
-        return read_events(self._index, self.sandbox.store, self.content)
+    def journal_events(self, window: WindowText | None = None) -> Iterator[StreamEvent]:
+        """Every stream event journaled for this root, oldest first, read a page at a time; reads
+        kept by reference have their windows cut again by `window`."""
+        return read_events(self._index, self.sandbox.store, self.content, window)
 
     def _report_recoveries(self) -> None:
         """Journal each settled crash recovery once (whichever process opens the root first)."""

@@ -5,13 +5,14 @@ This is the surface the facade and the faces use: the catalogue (`TOOLS`, what m
 `input_schema` of a parameter model, and `run_tool`, the one
 place where tool failures become error results; `ToolParams`, the base of every agent input
 model, and `PATH_HELP`, the one description of a path parameter; `image_mime`, which bytes the
-tools take for an image.
+tools take for an image; `shown_window`, a read's window cut again from its content (how the
+journal reads back a read it kept by reference).
 """
 
 from edittools.tools._catalog import OPERATIONS, TOOLS, ToolSpec, definitions, input_schema
 from edittools.tools._params import PATH_HELP, ToolParams
 from edittools.tools._runner import run_tool
-from edittools.tools.read import image_mime
+from edittools.tools.read import image_mime, shown_window
 
 __all__ = [
     "OPERATIONS",
@@ -23,4 +24,5 @@ __all__ = [
     "image_mime",
     "input_schema",
     "run_tool",
+    "shown_window",
 ]

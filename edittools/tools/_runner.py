@@ -42,10 +42,12 @@ def _journaled(
     ws: Workspace, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool
 ) -> ToolResult:
     ws.dry_run = dry_run
+    ws.shown = None
     try:
         result = _run(ws, name, arguments)
     finally:
         ws.dry_run = False
+        shown, ws.shown = ws.shown, None
     if dry_run:
         if not result.is_error:
             value = f"[dry run: nothing was written]\n{result.value}"
@@ -61,7 +63,7 @@ def _journaled(
         artifact=kept.artifact,
     )
     try:
-        ws.journal(event)
+        ws.journal(event, shown)  # a read's window by reference to the content it showed
     except (SandboxError, OSError) as exc:
         return _unjournaled(result, exc)
     return result

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import AnyStr, Generic
 
 from edittools._errors import ToolError
+from edittools._journal import Shown
 from edittools._workspace import Workspace
 from edittools.artifacts import (
     Attachment,
@@ -62,7 +63,7 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
         ws.note_seen(path, data, version)
         return _read_image(ws, path, data, mime)
     document = decode(data)
-    ws.note_seen(path, data, version)
+    seen = ws.note_seen(path, data, version)
     if ws.options.syntax_check != "off" and len(data) <= ws.options.syntax_max_bytes:
         warm_up(path, document.text)  # a change usually follows: its check finds the tree
     if not document.text:
@@ -72,10 +73,14 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
                 "", CodePayload(text="", filename=path, start_line=0, end_line=0, total_lines=0)
             ).artifact,
         )
-    return _read_text(ws, path, document, params)
+    return _read_text(ws, path, document, params, seen.blob_id)
 
 
-def _read_text(ws: Workspace, path: str, document: TextDocument, params: ReadParams) -> ToolResult:
+def _read_text(
+    ws: Workspace, path: str, document: TextDocument, params: ReadParams, content: str | None
+) -> ToolResult:
+    """The window `params` asks for of a file held whole; `content` is the id its bytes are
+    stored under, if they are (the journal then keeps the window by reference)."""
     text = as_lf_lines(document.text)
     # Only the lines up to the window's end are split off (the rest stays one string), and the
     # total comes from the newlines decoding counted: a long file costs no list of all its lines
@@ -86,7 +91,7 @@ def _read_text(ws: Workspace, path: str, document: TextDocument, params: ReadPar
     limit = min(params.limit, ws.options.read_line_limit)
     stop = params.offset - 1 + limit
     window = text.split("\n", stop)[params.offset - 1 : min(stop, total)]
-    return _window_result(ws, path, window, params.offset, total)
+    return _window_result(ws, path, window, params.offset, total, content=content)
 
 
 def _check_offset(path: str, offset: int, total: int) -> None:
@@ -100,9 +105,19 @@ def _check_offset(path: str, offset: int, total: int) -> None:
 
 
 def _window_result(
-    ws: Workspace, path: str, window: list[str], offset: int, total: int, *, note: str = ""
+    ws: Workspace,
+    path: str,
+    window: list[str],
+    offset: int,
+    total: int,
+    *,
+    note: str = "",
+    content: str | None = None,
 ) -> ToolResult:
-    """The numbered window, its footer (with `note` appended) and the code artifact."""
+    """The numbered window, its footer (with `note` appended) and the code artifact.
+
+    `content` is the id of the stored content the window's lines are cut from, when they are:
+    the result is then noted as shown from it (`Workspace.shown`), for the journal."""
     last = offset + len(window) - 1
     cap = ws.options.read_line_chars
     joined = "\n".join(window)
@@ -120,10 +135,9 @@ def _window_result(
             f"offset={offset} limit={fitting}.",
             {"total_lines": total, "suggested_limit": fitting},
         )
-    if longest <= cap and "\r" not in joined:
-        body = plain_numbered(window, offset)
-    else:
-        body = numbered(window, offset, max_chars=cap)
+    body = _numbered_lines(window, joined, longest, offset, cap)
+    if content is not None:
+        ws.shown = Shown(content, cap, len(body))
     partial = offset > 1 or last < total
     footer = ""
     if last < total:
@@ -143,6 +157,24 @@ def _window_result(
         truncated=partial,
     )
     return code_result(body + footer, payload)
+
+
+def _numbered_lines(window: list[str], joined: str, longest: int, offset: int, cap: int) -> str:
+    """The lines of `window` numbered from `offset` and cut at `cap` characters (`joined` is the
+    lines joined by LF, `longest` the length of the longest: both known to the caller)."""
+    if longest <= cap and "\r" not in joined:
+        return plain_numbered(window, offset)
+    return numbered(window, offset, max_chars=cap)
+
+
+def shown_window(data: bytes, start: int, end: int, cap: int) -> tuple[str, str]:
+    """Lines `start`..`end` of content `data` as a read showed them: the code payload's text and
+    the numbered lines that begin the model's text (how a journaled read is read back)."""
+    window = as_lf_lines(decode(data).text).split("\n", end)[start - 1 : end]
+    joined = "\n".join(window)
+    longest = max(map(len, window), default=0)
+    text = joined + ("\n" if window else "")
+    return text, _numbered_lines(window, joined, longest, start, cap)
 
 
 def _shown_chars(line: str, cap: int) -> int:

@@ -134,3 +134,106 @@ def test_the_log_of_a_lone_surrogate_is_valid_json_on_a_real_stdout(tmp_path: Pa
         check=True,
     )
     assert json.loads(done.stdout.decode("utf-8").splitlines()[-1])["name"] == "nope\ud800"
+
+
+def journal_rows(session: Session) -> list[tuple[str, str | None]]:
+    db = sqlite3.connect(session.sandbox.index.path)
+    try:
+        return db.execute("SELECT event, texts FROM journal ORDER BY seq").fetchall()
+    finally:
+        db.close()
+
+
+WINDOWS = {
+    "lf": ("".join(f"line_{n} = {n}\n" for n in range(3000)).encode(), {}),
+    "mid-file window": (
+        "".join(f"line_{n} = {n}\n" for n in range(3000)).encode(),
+        {"offset": 1200, "limit": 40},
+    ),
+    "crlf": ("".join(f"row {n}\r\n" for n in range(50)).encode(), {"offset": 3}),
+    "cr only": ("".join(f"row {n}\r" for n in range(50)).encode(), {"limit": 7}),
+    "mixed, no final newline": (b"a\r\nb\nc\rd\n\ne", {}),
+    "cut lines": (("x" * 2500 + "\nshort\n" + "y" * 2001).encode(), {}),
+    "cp1252": ("caf\u00e9 cr\u00e8me\nna\u00efve\n".encode("cp1252"), {}),
+    "utf-16 with bom": (b"\xff\xfe" + "one\ntwo\n".encode("utf-16-le"), {}),
+}
+
+
+@pytest.mark.parametrize("name", WINDOWS)
+def test_a_read_is_journaled_by_reference_and_read_back_as_it_was(
+    tmp_path: Path, name: str
+) -> None:
+    data, window = WINDOWS[name]
+    (tmp_path / "f.txt").write_bytes(data)
+    with Session(tmp_path) as s:
+        result = s.read("f.txt", **window)
+        assert not result.is_error, result.value
+        ((event, texts),) = journal_rows(s)
+        # The row keeps the content's id and the footer: neither the numbered lines nor the
+        # payload's text is a second copy of what the file already holds.
+        row = json.loads(event)
+        assert row["artifact"]["payload"]["text"] == ""
+        assert result.value.endswith(row["value"]) and len(row["value"]) < 200
+        ((kind, content, *_),) = json.loads(texts)
+        assert kind == "window" and s.blob(content) == data
+        (read_back,) = s.journal()
+    assert read_back.value == result.value
+    assert read_back.artifact == result.artifact
+    (exported,) = raw_events(tmp_path)
+    assert exported["value"] == result.value
+    assert exported["artifact"] == result.artifact.model_dump(mode="json", by_alias=True)  # type: ignore[union-attr]
+
+
+def test_a_read_of_a_big_file_adds_a_small_row(tmp_path: Path) -> None:
+    (tmp_path / "big.py").write_text(
+        "".join(f"line_{n} = {n} * 2  # text\n" for n in range(10_000))
+    )
+    with Session(tmp_path) as s:
+        for _ in range(3):
+            s.read("big.py")
+        rows = journal_rows(s)
+    assert len(rows) == 3
+    assert all(len(event) + len(texts or "") < 1024 for event, texts in rows)
+
+
+def test_a_read_whose_content_is_not_stored_keeps_its_texts_in_the_row(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("".join(f"line {n}\n" for n in range(100)))
+    with Session(tmp_path, baseline_bytes=10) as s:  # contents over 10 bytes are not kept
+        result = s.read("f.txt", offset=5, limit=3)
+        ((event, texts),) = journal_rows(s)
+        assert texts is None and json.loads(event)["value"] == result.value
+        assert s.journal()[0].artifact == result.artifact
+
+
+def test_a_read_whose_content_is_gone_comes_back_marked_truncated(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("one\ntwo\n")
+    (tmp_path / "g.txt").write_text("three\n")
+    with Session(tmp_path) as s:
+        s.read("f.txt")
+        s.read("g.txt")
+        ((_, texts), _) = journal_rows(s)
+        content = json.loads(texts)[0][1]
+        (blob,) = [p for p in s.workspace.state_path.rglob(content[2:]) if p.is_file()]
+        blob.unlink()
+        first, second = s.journal()
+    assert first.artifact.payload.truncated is True  # type: ignore[union-attr]
+    assert first.value.startswith("[the lines this read showed could not be read back]")
+    assert second.value.startswith("     1\tthree")
+
+
+def test_a_read_that_cannot_be_cut_again_as_it_was_comes_back_marked_truncated(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "f.txt").write_text("a long line of text\nshort\n")
+    with Session(tmp_path) as s:
+        s.read("f.txt")
+        db = sqlite3.connect(s.sandbox.index.path)
+        with db:  # a row whose cap no longer matches the lines it kept the length of
+            ((texts,),) = db.execute("SELECT texts FROM journal").fetchall()
+            entry = json.loads(texts)
+            entry[0][2] = 5
+            db.execute("UPDATE journal SET texts = ?", (json.dumps(entry),))
+        db.close()
+        (event,) = s.journal()
+    assert event.artifact.payload.truncated is True  # type: ignore[union-attr]
+    assert event.value.startswith("[the lines this read showed could not be read back]")
