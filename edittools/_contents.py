@@ -1,6 +1,6 @@
 """What a session knows of the large contents it handled lately, by content digest.
 
-Four facts spare passes over a large file that a one-line change would otherwise pay each time:
+Five facts spare passes over a large file that a one-line change would otherwise pay each time:
 
 - Newline counts at checkpoints every `STEP` bytes: the diff of a change needs the number of the
   line it starts on, and counting the newlines before it is a pass over every byte before it.
@@ -14,6 +14,9 @@ Four facts spare passes over a large file that a one-line change would otherwise
   read back and found equal to it, byte for byte (a memory compare, several times faster than a
   hash), has its digest without being hashed again. The comparison is the proof, so nothing here
   depends on timestamps.
+- The newline counts of a decoded content (bare LF, CRLF, bare CR): a read of a file that did not
+  change since its last read decodes it without counting its lines again (a pass over the text as
+  long as the decoding itself, several times over).
 
 A content is known by its digest alone, so a fact kept under a digest holds for any bytes with that
 digest; callers pass digests they computed (or proved) from the very bytes they pass.
@@ -45,6 +48,7 @@ class KnownContents:
         # digest -> newlines in content[:k * STEP], for k = 0, 1, ... (as far as counted)
         self._marks: dict[str, list[int]] = {}
         self._plain: dict[str, None] = {}  # an ordered set of the digests of plain contents
+        self._newlines: dict[str, tuple[int, int, int]] = {}
         self._states: dict[str, dict[int, Digester]] = {}
         self._written: tuple[str, str, bytes, tuple[Span, ...]] | None = None
         self._lock = threading.Lock()
@@ -105,6 +109,19 @@ class KnownContents:
         with self._lock:
             self._plain.pop(digest, None)
             _latest(self._plain, digest, None)
+
+    # --- newline counts -------------------------------------------------------------------
+
+    def newline_counts(self, digest: str) -> tuple[int, int, int] | None:
+        """The newline counts of the decoded content `digest`, when known."""
+        with self._lock:
+            return self._newlines.get(digest)
+
+    def note_newline_counts(self, digest: str, counts: tuple[int, int, int]) -> None:
+        """Content `digest`, decoded, holds `counts` (bare LF, CRLF, bare CR)."""
+        with self._lock:
+            self._newlines.pop(digest, None)
+            _latest(self._newlines, digest, counts)
 
     # --- the last write -------------------------------------------------------------------
 

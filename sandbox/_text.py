@@ -145,11 +145,15 @@ def looks_binary(head: bytes) -> bool:
     return b"\x00" in head[:_BINARY_PROBE]
 
 
-def decode(data: bytes) -> TextDocument:
-    """Decode file bytes into a `TextDocument`; raises binary or undecodable, never guesses lossy."""
+def decode(data: bytes, *, counts: tuple[int, int, int] | None = None) -> TextDocument:
+    """Decode file bytes into a `TextDocument`; raises binary or undecodable, never guesses lossy.
+
+    `counts` are the document's `newline_counts` when the caller knows them from an earlier
+    decoding of the very same bytes: they spare a pass over the text.
+    """
     for encoding, bom in bom_candidates(data):
         try:
-            return _analysed(data[len(bom) :].decode(encoding), encoding, bom)
+            return _analysed(data[len(bom) :].decode(encoding), encoding, bom, counts)
         except UnicodeDecodeError as exc:
             if encoding == "utf-32-le":
                 continue  # maybe UTF-16 LE text whose first character is U+0000
@@ -161,7 +165,7 @@ def decode(data: bytes) -> TextDocument:
             "The file looks binary (it has a NUL byte near the start); it cannot be edited as text.",
         )
     try:
-        return _analysed(data.decode("utf-8"), "utf-8", b"")
+        return _analysed(data.decode("utf-8"), "utf-8", b"", counts)
     except UnicodeDecodeError:
         pass
     for encoding in _legacy_candidates(data):
@@ -171,7 +175,7 @@ def decode(data: bytes) -> TextDocument:
             continue
         try:
             if text.encode(encoding) == data:
-                return _analysed(text, encoding, b"")
+                return _analysed(text, encoding, b"", counts)
         except UnicodeEncodeError:
             continue
     raise _undecodable("no encoding decodes it and encodes it back byte for byte")
@@ -221,8 +225,10 @@ def _newline_counts(text: str) -> tuple[int, int, int]:
     return text.count("\n") - crlf, crlf, text.count("\r") - crlf
 
 
-def _analysed(text: str, encoding: str, bom: bytes) -> TextDocument:
-    return _from_counts(text, encoding, bom, _newline_counts(text))
+def _analysed(
+    text: str, encoding: str, bom: bytes, counts: tuple[int, int, int] | None = None
+) -> TextDocument:
+    return _from_counts(text, encoding, bom, counts or _newline_counts(text))
 
 
 def _from_counts(text: str, encoding: str, bom: bytes, counts: tuple[int, ...]) -> TextDocument:

@@ -62,7 +62,8 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
     if mime is not None:
         ws.note_seen(path, data, version)
         return _read_image(ws, path, data, mime)
-    document = decode(data)
+    document = decode(data, counts=ws.contents.newline_counts(version.digest))
+    ws.contents.note_newline_counts(version.digest, document.newline_counts)
     seen = ws.note_seen(path, data, version)
     if ws.options.syntax_check != "off" and len(data) <= ws.options.syntax_max_bytes:
         warm_up(path, document.text)  # a change usually follows: its check finds the tree

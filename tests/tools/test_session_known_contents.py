@@ -111,3 +111,21 @@ def test_carry_hands_on_only_the_digest_states_within_the_unchanged_start() -> N
     assert again is not None
     again[1].update(old[48:])
     assert again[1].hexdigest() == digest_of(old)
+
+
+def test_a_read_again_of_an_unchanged_file_takes_its_line_count_from_the_session(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "f.txt").write_bytes(b"one\r\ntwo\nthree\n")
+    with Session(tmp_path) as s:
+        first = s.read("f.txt")
+        digest = digest_of((tmp_path / "f.txt").read_bytes())
+        assert s.workspace.contents.newline_counts(digest) == (2, 1, 0)
+        # A planted (wrong) count shows the read trusts what the session knows of this content...
+        s.workspace.contents.note_newline_counts(digest, (6, 1, 0))
+        assert "of 7" in s.read("f.txt", limit=1).value
+        s.workspace.contents.note_newline_counts(digest, (2, 1, 0))
+        assert s.read("f.txt") == first
+        # ...and only of this content: a changed file is counted afresh.
+        (tmp_path / "f.txt").write_bytes(b"one\r\ntwo\nthree\nfour\n")
+        assert "of 4" in s.read("f.txt", limit=1).value
