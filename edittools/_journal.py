@@ -32,8 +32,8 @@ JOURNAL_SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY,
     event TEXT NOT NULL,          -- the stream event's JSON, diff texts left out
-    texts TEXT                    -- JSON [[file index, "old" | "new", blob id], ...], or for
-                                  -- a read [["window", content id, cap, body chars, text chars]]
+    texts TEXT                    -- JSON [[file index, "old" | "new", blob id], ...], or for a
+                                  -- read [["window", content id, cap, body, text chars, footer]]
 );
 """
 _PAGE = 200
@@ -42,6 +42,7 @@ _TEXT_SIDES = ("old", "new")
 _FILE = "file"  # marks a text that is the decoded content of a file blob (not its UTF-8)
 
 _WINDOW = "window"  # marks a read's window kept by reference
+_READ_TEXTS: Any = {"value": True, "artifact": {"payload": {"text"}}}
 
 Content = Callable[[str], bytes]
 """Fetches the bytes of a content id (raises `SandboxError` when they are gone)."""
@@ -108,24 +109,19 @@ def _as_json(event: StreamEvent) -> tuple[str, str | None] | None:
 
 
 def _window_row(event: StreamEvent, shown: Shown) -> tuple[str, str | None] | None:
-    """The row of a read whose window is lines of content `shown.content`: the model's text cut
-    to its footer, the payload's text left out; None when `event` is not such a read."""
+    """The row of a read whose window is lines of content `shown.content`: the event without its
+    texts, the footer of the model's text kept beside; None when `event` is not such a read."""
     artifact = event.artifact
     if not isinstance(artifact, CodeArtifact) or event.is_error or shown.body > len(event.value):
         return None
-    text = artifact.payload.text
-    payload = artifact.payload.model_copy(update={"text": ""})
-    kept = event.model_copy(
-        update={
-            "value": event.value[shown.body :],
-            "artifact": artifact.model_copy(update={"payload": payload}),
-        }
-    )
-    row = _as_json(kept)
-    if row is None:
+    try:
+        row = event.model_dump_json(by_alias=True, exclude=_READ_TEXTS)
+    except PydanticSerializationError:
         return None
-    window = [_WINDOW, shown.content, shown.cap, shown.body, len(text)]
-    return row[0], json.dumps([window])
+    footer = event.value[shown.body :]
+    chars = len(artifact.payload.text)
+    window = [_WINDOW, shown.content, shown.cap, shown.body, chars, footer]
+    return row, json.dumps([window], ensure_ascii=False)
 
 
 def _moving_texts_out(store: BlobStore, event: StreamEvent) -> tuple[str, str | None]:
@@ -194,9 +190,9 @@ def _parse(
 
 def _put_window(
     data: dict[str, Any], content: Content, window: WindowText | None, blob: str, cap: int,
-    body: int, chars: int,
+    body: int, chars: int, footer: str,
 ) -> None:  # fmt: skip
-    """Put a read's window back into its event dict: the payload's text and the numbered lines."""
+    """Put a read's texts back into its event dict: the payload's text and the model's text."""
     payload = data["artifact"]["payload"]
     cut = None
     if window is not None:
@@ -206,10 +202,11 @@ def _put_window(
             cut = None
     if cut is not None and len(cut[0]) == chars and len(cut[1]) == body:
         payload["text"] = cut[0]
-        data["value"] = cut[1] + data["value"]
+        data["value"] = cut[1] + footer
         return
+    payload["text"] = ""
     payload["truncated"] = True
-    data["value"] = "[the lines this read showed could not be read back]" + data["value"]
+    data["value"] = "[the lines this read showed could not be read back]" + footer
 
 
 def _diff_payloads(data: Any) -> Iterator[dict[str, Any]]:

@@ -71,6 +71,7 @@ class StateIndex:
     def __init__(self, state: StateDir) -> None:
         self.path = state.path / DB_NAME
         self._lock = threading.RLock()
+        self._synchronous = ""  # the connection's synchronous setting, as last set
         for companion in ("-wal", "-shm", "-journal"):
             _check_companion(state.fd, DB_NAME + companion, state.path)
         fd = open_state_file(state.fd, DB_NAME, self.path, os.O_RDWR | os.O_CREAT)
@@ -102,6 +103,7 @@ class StateIndex:
             if mode is None or str(mode[0]).lower() != "wal":
                 raise corrupt(self.path, "cannot be put in WAL mode")
             self._db.execute("PRAGMA synchronous = FULL")
+            self._synchronous = "FULL"
             self._db.execute("PRAGMA foreign_keys = ON")
         with self.transaction(durable=False) as db:
             for statement in _statements(_SCHEMA):
@@ -128,7 +130,10 @@ class StateIndex:
         """
         with self._lock, self._translated():
             db = self._db
-            db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            level = "FULL" if durable else "NORMAL"
+            if level != self._synchronous:  # a setting of the connection: set when it changes
+                db.execute(f"PRAGMA synchronous = {level}")
+                self._synchronous = level
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db

@@ -19,28 +19,32 @@ BLOB_URI = "edittools://blob/{id}"
 """The resource URI template of stored contents (texts a diff refers to, image bytes)."""
 
 _ARTIFACT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "A v1 artifact (schema edittools.tool-artifact); payload by kind. Texts are "
-    "referenced by blob id (old_ref, new_ref, attachment ids): read edittools://blob/{id}.",
+    "type": ["object", "null"],
+    "description": "A v1 artifact (schema edittools.tool-artifact), or null: the outer fields, an "
+    "optional icon and title (strings), and the payload by kind. Texts are referenced by blob id "
+    "(old_ref, new_ref, attachment ids): read edittools://blob/{id}.",
     "properties": {
         "schema": {"const": "edittools.tool-artifact"},
         "version": {"type": "integer", "minimum": 1},
         "kind": {"type": "string"},
         "status": {"type": "string"},
-        "icon": {"type": ["string", "null"]},
-        "title": {"type": ["string", "null"]},
         "payload": {"type": "object"},
     },
     "required": ["schema", "version", "kind", "status", "payload"],
 }
 
+# Clients check every result against this schema (the SDK's client does, with jsonschema), so it
+# holds only what a client may rely on: each keyword costs every call a few microseconds. The
+# artifact is an object-or-null type rather than a choice of two schemas, and the fields a client
+# needs no check of (display, icon, title) are described instead.
 _OUTPUT_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
+    "description": "A ToolResult: value (what the model reads), artifact, is_error, and display "
+    "(host-specific display data, if any).",
     "properties": {
         "value": {"type": "string", "description": "What the model reads."},
-        "artifact": {"anyOf": [_ARTIFACT_SCHEMA, {"type": "null"}]},
-        "display": {"description": "Host-specific display data, if any."},
+        "artifact": _ARTIFACT_SCHEMA,
         "is_error": {"type": "boolean"},
     },
     "required": ["value"],

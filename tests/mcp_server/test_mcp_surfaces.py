@@ -106,6 +106,9 @@ def test_output_schema_accepts_every_kind_of_result_and_refuses_a_broken_one(
         jsonschema.validate(broken, output_schema())
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"artifact": None}, output_schema())
+    jsonschema.validate({"value": "no artifact", "artifact": None}, output_schema())
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"value": "x", "artifact": "not an object"}, output_schema())
 
 
 def test_claude_code_arguments_are_checked_with_a_clear_error(session: Session) -> None:

@@ -220,3 +220,14 @@ def test_state_files_are_not_readable_by_others(world: World, resolver: str) -> 
     state = state_of(world, resolver)
     assert state.stat().st_mode & 0o777 == 0o700
     assert (state / "index.sqlite3").stat().st_mode & 0o077 == 0
+
+
+def test_a_durable_transaction_syncs_fully_whatever_ran_before(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "root").mkdir()
+    with Sandbox(tmp_path / "root", state_dir=tmp_path / "state") as sb:
+        levels = []
+        for durable in (True, False, False, True, True, False):
+            with sb.index.transaction(durable=durable) as db:
+                levels.append(db.execute("PRAGMA synchronous").fetchone()[0])
+    full, normal = 2, 1  # SQLite's numbers for the two settings
+    assert levels == [full, normal, normal, full, full, normal]
