@@ -233,17 +233,22 @@ class BlobStore:
         """A descriptor of the blob's shard directory (caller closes), or -1 when absent."""
         blobs = self._state.subdir("blobs")
         shard = blob_id[:2]
-        if create:
-            try:
-                os.mkdir(shard, 0o777, dir_fd=blobs)
-            except FileExistsError:
-                pass
-            except OSError as exc:
-                raise from_oserror(exc, shard, "create blob folder") from exc
         try:
             return os.open(shard, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=blobs)
         except FileNotFoundError:
-            return -1
+            if not create:
+                return -1
+        except OSError as exc:
+            raise corrupt(self._state.path / "blobs" / shard, "is not a folder") from exc
+        # Made on first use only: a shard that exists (the usual case) costs one open, no mkdir.
+        try:
+            os.mkdir(shard, 0o777, dir_fd=blobs)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise from_oserror(exc, shard, "create blob folder") from exc
+        try:
+            return os.open(shard, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=blobs)
         except OSError as exc:
             raise corrupt(self._state.path / "blobs" / shard, "is not a folder") from exc
 
