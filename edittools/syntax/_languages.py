@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import threading
@@ -75,6 +76,7 @@ def _forked() -> None:
 os.register_at_fork(after_in_child=_forked)
 
 
+@functools.lru_cache(maxsize=1024)  # asked several times a call, of the same few paths
 def language_of(path: str) -> str | None:
     """The language name for `path`, or None when the name says nothing."""
     name = PurePosixPath(path).name
