@@ -170,10 +170,18 @@ class Sandbox:
         A file over the cap (`max_bytes`, else the sandbox's `max_read_bytes`) is refused with
         too_large; `open_reader` streams such a file.
         """
+        _, data, version = self.read_file(path, max_bytes=max_bytes)
+        return data, version
+
+    def read_file(
+        self, path: PathArg, *, max_bytes: int | None = None
+    ) -> tuple[str, bytes, Version]:
+        """`read_bytes` with the file's resolved relative path (`relpath`) first, from the same
+        resolution."""
         cap = self.max_read_bytes if max_bytes is None else max_bytes
         fd, st, rel = open_file(self._gate, path)
         data, version, _ = read_open(fd, st, rel, cap)
-        return data, version
+        return rel, data, version
 
     def read_bytes_deferred(
         self,

@@ -18,6 +18,17 @@ def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
         raise _not_found(path, exc) from exc
 
 
+def read_existing_at(ws: Workspace, path: str) -> tuple[str, bytes, Version]:
+    """`read_existing` of a path as an agent gave it, with its resolved relative path first (one
+    resolution for both)."""
+    try:
+        return ws.sandbox.read_file(path, max_bytes=ws.options.max_file_bytes)
+    except SandboxError as exc:
+        if exc.code != "not_found":
+            raise
+        raise _not_found(ws.sandbox.relpath(path), exc) from exc
+
+
 def read_existing_deferred(
     ws: Workspace, path: str, *, on_step: Callable[[tuple[int, Digester]], object] | None = None
 ) -> tuple[bytes, PendingVersion]:

@@ -25,7 +25,7 @@ from edittools.artifacts import (
 )
 from edittools.artifacts.builders import code_result
 from edittools.syntax import language_of, warm_up
-from edittools.tools._guard import read_existing
+from edittools.tools._guard import read_existing_at
 from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered, plain_numbered
 from edittools.tools._params import ReadParams
 from sandbox import (
@@ -50,14 +50,12 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
     next range. Such a read is recorded as a read (its lines are counted to the end, and the
     content is hashed on the way), so `edit` may change the file by a streamed, exact match.
     """
-    sb = ws.sandbox
-    path = sb.relpath(params.path)
     try:
-        data, version = read_existing(ws, path)
+        path, data, version = read_existing_at(ws, params.path)
     except SandboxError as exc:
         if exc.code != "too_large":
             raise
-        return _read_large(ws, path, params)
+        return _read_large(ws, ws.sandbox.relpath(params.path), params)
     mime = image_mime(data)
     if mime is not None:
         ws.note_seen(path, data, version)

@@ -121,6 +121,17 @@ def test_file_in_the_way_is_not_found(sb: Sandbox) -> None:
     assert info.value.code == "not_found"
 
 
+def test_read_file_gives_the_relative_path_of_the_same_resolution(sb: Sandbox) -> None:
+    os.symlink("inner/file.txt", sb.root / "link.txt")
+    for spelling in ("inner/file.txt", "./inner//file.txt", str(sb.root / "inner/file.txt")):
+        assert sb.read_file(spelling) == ("inner/file.txt", *sb.read_bytes("inner/file.txt"))
+    rel, data, _ = sb.read_file("link.txt")  # a final in-root symlink is followed
+    assert (rel, data) == (sb.relpath("link.txt"), b"inner\n")
+    with pytest.raises(SandboxError) as info:
+        sb.read_file("inner/missing.txt")
+    assert info.value.code == "not_found"
+
+
 def test_read_cap(world: World, resolver: str) -> None:
     (world.root / "big.bin").write_bytes(b"z" * 1000)
     with Sandbox(world.root, max_read_bytes=999, resolver=resolver) as box:  # type: ignore[arg-type]

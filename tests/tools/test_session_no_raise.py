@@ -80,7 +80,7 @@ def test_an_exception_no_tool_expected_is_an_internal_error_result(
         raise RecursionError("maximum recursion depth exceeded")
 
     with Session(root) as s:
-        monkeypatch.setattr(s.sandbox, "read_bytes", broken)
+        monkeypatch.setattr(s.sandbox, "read_file", broken)
         result = s.read("a.txt")
     assert isinstance(result, ToolResult) and result.is_error
     assert result.artifact is not None and result.artifact.kind == "error"
