@@ -20,32 +20,31 @@ BLOB_URI = "edittools://blob/{id}"
 
 _ARTIFACT_SCHEMA: dict[str, Any] = {
     "type": ["object", "null"],
-    "description": "A v1 artifact (schema edittools.tool-artifact), or null: the outer fields, an "
-    "optional icon and title (strings), and the payload by kind. Texts are referenced by blob id "
-    "(old_ref, new_ref, attachment ids): read edittools://blob/{id}.",
+    "description": "A v1 artifact (schema edittools.tool-artifact), or null: schema, version, "
+    "kind and status (strings), an optional icon and title (strings), and the payload by kind. "
+    "Texts are referenced by blob id (old_ref, new_ref, attachment ids): read "
+    "edittools://blob/{id}.",
     "properties": {
         "schema": {"const": "edittools.tool-artifact"},
-        "version": {"type": "integer", "minimum": 1},
-        "kind": {"type": "string"},
-        "status": {"type": "string"},
+        "version": {"type": "integer"},
         "payload": {"type": "object"},
     },
     "required": ["schema", "version", "kind", "status", "payload"],
 }
 
-# Clients check every result against this schema (the SDK's client does, with jsonschema), so it
-# holds only what a client may rely on: each keyword costs every call a few microseconds. The
-# artifact is an object-or-null type rather than a choice of two schemas, and the fields a client
-# needs no check of (display, icon, title) are described instead.
+# Clients check every result against this schema (the SDK's client does, with jsonschema, at a
+# few microseconds a keyword), so it checks only what tells a result of this protocol from
+# anything else: the value, the artifact's schema, version and payload, and that its outer fields
+# are there. The artifact is an object-or-null type rather than a choice of two schemas; the
+# other fields are described, not checked.
 _OUTPUT_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "description": "A ToolResult: value (what the model reads), artifact, is_error, and display "
-    "(host-specific display data, if any).",
+    "description": "A ToolResult: value (what the model reads), artifact, is_error (a boolean), "
+    "and display (host-specific display data, if any).",
     "properties": {
         "value": {"type": "string", "description": "What the model reads."},
         "artifact": _ARTIFACT_SCHEMA,
-        "is_error": {"type": "boolean"},
     },
     "required": ["value"],
 }

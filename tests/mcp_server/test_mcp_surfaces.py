@@ -109,6 +109,14 @@ def test_output_schema_accepts_every_kind_of_result_and_refuses_a_broken_one(
     jsonschema.validate({"value": "no artifact", "artifact": None}, output_schema())
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"value": "x", "artifact": "not an object"}, output_schema())
+    for field, bad in (("version", "1"), ("payload", "text"), ("kind", None)):
+        broken = conforms(results[0])
+        if bad is None:
+            del broken["artifact"][field]
+        else:
+            broken["artifact"][field] = bad
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(broken, output_schema())
 
 
 def test_claude_code_arguments_are_checked_with_a_clear_error(session: Session) -> None:
