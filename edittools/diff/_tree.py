@@ -168,14 +168,14 @@ def _renames(
     threshold: float,
 ) -> list[tuple[str, str, int]]:
     """Pairs ``(old name, new name, percent)``: identical contents, then the most similar."""
-    import hashlib  # only rename candidates need it
-
-    by_digest: dict[bytes, list[str]] = {}
+    # The contents themselves are the keys: they are in memory already, and equal keys are
+    # equal bytes (a digest would cost a hash library's import and a pass over each file).
+    by_content: dict[bytes, list[str]] = {}
     for path in deleted:
-        by_digest.setdefault(hashlib.blake2b(sources[path]).digest(), []).append(path)
+        by_content.setdefault(sources[path], []).append(path)
     pairs: list[tuple[str, str, int]] = []
     for path in added:
-        same = by_digest.get(hashlib.blake2b(targets[path]).digest())
+        same = by_content.get(targets[path])
         if same:
             # Prefer the deleted file with the same base name, as git does.
             base = path.rsplit("/", 1)[-1]

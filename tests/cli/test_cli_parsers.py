@@ -56,8 +56,15 @@ def test_a_tree_numstat_loads_neither_other_commands_nor_hunks_models_or_render(
     for side, text in (("a", "x\n"), ("b", "y\n")):
         (tmp_path / side).mkdir()
         (tmp_path / side / "f.txt").write_text(text)
+    # A file moved as it is and one moved with a change: the rename pass runs too.
+    (tmp_path / "a" / "kept.txt").write_text("same\n")
+    (tmp_path / "b" / "moved.txt").write_text("same\n")
+    (tmp_path / "a" / "old.txt").write_text("".join(f"line {i}\n" for i in range(20)))
+    (tmp_path / "b" / "new.txt").write_text("".join(f"line {i}\n" for i in range(1, 20)))
     code = (
-        "import json, sys\n"
+        "import json, os, sys\n"
+        # One CPU: all the work in this process, whose modules are listed.
+        "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
         "from edittools.cli import main\n"
         "status = main(['diff', '--numstat', 'a', 'b'])\n"
         "sys.stderr.write(json.dumps([status, sorted(sys.modules)]))\n"
@@ -71,7 +78,10 @@ def test_a_tree_numstat_loads_neither_other_commands_nor_hunks_models_or_render(
         check=True,
     )
     status, modules = json.loads(proc.stderr)
-    assert (status, proc.stdout) == (1, "1\t1\tf.txt\n")
+    assert (status, proc.stdout) == (
+        1,
+        "1\t1\tf.txt\n0\t0\tkept.txt => moved.txt\n0\t1\told.txt => new.txt\n",
+    )
     ours = {m for m in modules if m.startswith("edittools")}
     assert {m for m in ours if m.startswith("edittools.cli.")} == {
         "edittools.cli._console",
@@ -79,4 +89,4 @@ def test_a_tree_numstat_loads_neither_other_commands_nor_hunks_models_or_render(
     }
     for heavy in ("edittools.render", "edittools.diff._hunks", "edittools.diff._parse"):
         assert heavy not in ours
-    assert not {"pydantic", "rich", "dataclasses", "inspect"} & set(modules)
+    assert not {"pydantic", "rich", "dataclasses", "inspect", "hashlib"} & set(modules)
