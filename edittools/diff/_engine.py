@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from edittools.diff._changes import Change, to_changes
 from edittools.diff._exact import diff_keys, matched_lines
-from edittools.diff._fast import scan_changes
+from edittools.diff._fast import scan_changes, scan_counts
 from edittools.diff._lines import NL, split_keys
 from edittools.diff._mapped import comparable
 from edittools.diff._scan import common_prefix, common_suffix
@@ -61,7 +61,7 @@ def line_counts(old: bytes, new: bytes, *, deadline: float | None = None) -> tup
     """Added and removed lines of the diff `line_changes` finds, and whether it is minimal.
 
     A small middle is counted from the length of the common subsequence alone, without building
-    change blocks; a large one goes through `line_changes`.
+    change blocks; a large one by the scanner of `line_changes`, without locating the changes.
     """
     pa, ea, pb, eb = trim_common(old, new)
     if pa == ea and pb == eb:
@@ -71,10 +71,7 @@ def line_counts(old: bytes, new: bytes, *, deadline: float | None = None) -> tup
         b_keys = split_keys(new, pb, eb)
         matched = matched_lines(a_keys, b_keys)
         return len(b_keys) - matched, len(a_keys) - matched, True
-    changes, minimal = scan_changes(old, new, pa, ea, pb, eb, 0, deadline)
-    added = sum(change.b1 - change.b0 for change in changes)
-    removed = sum(change.a1 - change.a0 for change in changes)
-    return added, removed, minimal
+    return scan_counts(old, new, pa, ea, pb, eb, deadline)
 
 
 def region_changes(

@@ -55,17 +55,57 @@ def scan_changes(
 
     `window` and `dense` are the first and the largest window sizes, in bytes.
     """
-    mb = comparable(new)
     changes: list[Change] = []
+    minimal, _, _ = _scan(old, new, (pa, ea, pb, eb), line0, deadline, window, dense, changes)
+    return changes, minimal
+
+
+def scan_counts(
+    old: bytes,
+    new: bytes,
+    pa: int,
+    ea: int,
+    pb: int,
+    eb: int,
+    deadline: float | None,
+    *,
+    window: int = WINDOW,
+    dense: int = DENSE,
+) -> tuple[int, int, bool]:
+    """The added and removed lines of `scan_changes`'s diff, and whether it is minimal.
+
+    The same windows, diffs and commits, without locating the changes: no line numbers (no
+    newlines counted over the skipped stretches), no byte offsets but where skipping resumes.
+    """
+    minimal, added, removed = _scan(old, new, (pa, ea, pb, eb), 0, deadline, window, dense, None)
+    return added, removed, minimal
+
+
+def _scan(
+    old: bytes,
+    new: bytes,
+    bounds: tuple[int, int, int, int],
+    line0: int,
+    deadline: float | None,
+    window: int,
+    dense: int,
+    changes: list[Change] | None,
+) -> tuple[bool, int, int]:
+    """The scanner. Changes are appended to `changes`; None counts them instead: returns
+    whether the diff is minimal, and the added and removed lines when counting."""
+    pa, ea, pb, eb = bounds
+    mb = comparable(new)
+    added = removed = 0
     i, j, li, lj = pa, pb, line0, line0
     while True:
         p = common_prefix(old, new, mb, i, j, min(ea - i, eb - j))
         if i + p == ea and j + p == eb:
-            return changes, True
+            return True, added, removed
         k = max(old.rfind(NL, i, i + p) + 1, i)
-        skipped = old.count(NL, i, k)
-        li += skipped
-        lj += skipped
+        if changes is not None:
+            skipped = old.count(NL, i, k)
+            li += skipped
+            lj += skipped
         j += k - i
         i = k
         size, distance, span = window, 0, 0
@@ -81,14 +121,18 @@ def scan_changes(
                 now = (wa - i) + (wb - j)
                 predicted = SECONDS_PER_D2 * (distance * now / span) ** 2 + SECONDS_PER_BYTE * now
                 if time.monotonic() + predicted > deadline:
+                    rest: list[Change] = []
                     if last is not None:
                         # The last window's diff is exact: keep it as the first coarse chunk.
                         blocks, ka, kb, wa, wb = last
-                        kept, i, j, li, lj = _commit_chunk(
+                        rest, i, j, li, lj = _commit_chunk(
                             blocks, ka, kb, (i, wa, j, wb), (li, lj), final=False
                         )
-                        changes += kept
-                    return changes + coarse_changes(old, new, (i, ea, j, eb), li, lj), False
+                    rest += coarse_changes(old, new, (i, ea, j, eb), li, lj)
+                    if changes is not None:
+                        changes += rest
+                        return False, 0, 0
+                    return False, added + _added(rest), removed + _removed(rest)
             ka = split_keys(old, i, wa)
             kb = split_keys(new, j, wb)
             blocks, distance = diff_keys(ka, kb)
@@ -97,16 +141,38 @@ def scan_changes(
                 len(blocks) - 1 if whole else _sync(blocks, len(ka), old, new, mb, (wa, ea, wb, eb))
             )
             last = (blocks, ka, kb, wa, wb)
-            if cut is not None:
-                committed = to_changes(blocks[: cut + 1], ka, kb, (i, wa, j, wb), li, lj)
-                changes += committed
+            if cut is None:
+                size *= 4
+                continue
+            if changes is None:
+                for a0, a1, b0, b1 in blocks[: cut + 1]:
+                    added += b1 - b0
+                    removed += a1 - a0
                 if whole:
-                    return changes, True
-                # Skipping resumes right after the last committed change.
-                end = committed[-1]
-                i, j, li, lj = end.oa1, end.ob1, end.a1, end.b1
+                    return True, added, removed
+                # Skipping resumes right after the last committed block, found from the
+                # lengths of the keys before it: full lines, each its key and a newline (equal
+                # lines follow the block, so it cannot end at a last line lacking one).
+                a1, b1 = blocks[cut][1], blocks[cut][3]
+                i += sum(map(len, ka[:a1])) + a1
+                j += sum(map(len, kb[:b1])) + b1
                 break
-            size *= 4
+            committed = to_changes(blocks[: cut + 1], ka, kb, (i, wa, j, wb), li, lj)
+            changes += committed
+            if whole:
+                return True, 0, 0
+            # Skipping resumes right after the last committed change.
+            end = committed[-1]
+            i, j, li, lj = end.oa1, end.ob1, end.a1, end.b1
+            break
+
+
+def _added(changes: list[Change]) -> int:
+    return sum(change.b1 - change.b0 for change in changes)
+
+
+def _removed(changes: list[Change]) -> int:
+    return sum(change.a1 - change.a0 for change in changes)
 
 
 def coarse_changes(

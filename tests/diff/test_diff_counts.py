@@ -42,7 +42,7 @@ def test_tree_counts_without_hunks_match_the_hunks(tmp_path: Path) -> None:
     assert len(full) > 20
 
 
-def test_tree_reads_files_by_folder_and_links_by_their_target(tmp_path: Path) -> None:
+def test_tree_reads_files_in_nested_folders_and_links_by_their_target(tmp_path: Path) -> None:
     old, new = tmp_path / "old", tmp_path / "new"
     for root, target, text in ((old, "a.txt", "one\n"), (new, "gone.txt", "two\n")):
         (root / "x" / "y").mkdir(parents=True)

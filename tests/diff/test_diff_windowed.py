@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from edittools.diff import diff_texts
 from edittools.diff._changes import Change
 from edittools.diff._engine import region_changes, trim_common
-from edittools.diff._fast import coarse_changes, scan_changes
+from edittools.diff._fast import coarse_changes, scan_changes, scan_counts
 from edittools.diff._hunks import build_hunks
 
 LARGE = large_corpus()
@@ -113,6 +113,54 @@ def test_windowed_counts_equal_exact_on_duplicate_heavy_text(
     assert minimal
     assert _count(changes) == _exact_count(old, new)
     assert apply_hunks(old, build_hunks(old, new, changes, context=2)) == new
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(FEW, max_size=400),
+    EDITS,
+    st.sampled_from([16, 64, 256]),
+    st.booleans(),
+    st.sampled_from([None, 0.0]),
+)
+def test_counting_alone_gives_the_counts_of_the_scanner_s_changes(
+    old_lines: list[str],
+    edits: list[tuple[int, int, list[str]]],
+    window: int,
+    final_newline: bool,
+    deadline: float | None,
+) -> None:
+    """Same windows, same commits: the counts and the flag of `scan_changes`, also without a
+    final newline and past a spent budget (0.0: coarse after the first window)."""
+    new_lines = list(old_lines)
+    for pos, cut, inserted in edits:
+        pos = min(pos, len(new_lines))
+        new_lines[pos : pos + cut] = inserted
+    old, new = join(old_lines), join(new_lines)
+    if not final_newline:
+        old, new = old[:-1], new[:-1]
+    sizes = {"window": window, "dense": window * 64}
+    changes, minimal = scan_changes(old, new, 0, len(old), 0, len(new), 0, deadline, **sizes)
+    counted = scan_counts(old, new, 0, len(old), 0, len(new), deadline, **sizes)
+    removed = sum(c.a1 - c.a0 for c in changes)
+    assert counted == (sum(c.b1 - c.b0 for c in changes), removed, minimal)
+
+
+@pytest.mark.parametrize("window", [64, 300, 4096])
+def test_counting_alone_on_the_corpora(window: int) -> None:
+    for case in corpus() + LARGE:
+        old, new = case.old or b"", case.new or b""
+        for deadline in (None, 0.0):
+            sizes = {"window": window, "dense": window * 64}
+            changes, minimal = scan_changes(
+                old, new, 0, len(old), 0, len(new), 0, deadline, **sizes
+            )
+            added, removed, counted_minimal = scan_counts(
+                old, new, 0, len(old), 0, len(new), deadline, **sizes
+            )
+            assert added == sum(c.b1 - c.b0 for c in changes), case.name
+            assert removed == sum(c.a1 - c.a0 for c in changes), case.name
+            assert counted_minimal == minimal, case.name
 
 
 def test_dense_duplicate_rewrite_past_the_budget_is_coarse_but_applies() -> None:
