@@ -48,6 +48,7 @@ def each_once(log_name: str) -> dict[str, object]:
     """More tasks than queue slots, each logging its run to one file (appends of 4 bytes do
     not interleave); the parent's first task waits until the child has run one."""
     count = QUEUE * 3 + 5
+    per = -(-count // QUEUE)  # tasks per slot of the queue
     parent = os.getpid()
     log = os.open(log_name, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     started_read, started_write = os.pipe()
@@ -73,6 +74,11 @@ def each_once(log_name: str) -> dict[str, object]:
         "count": count,
         "pids": len({pid for _, pid in results}),
         "waited": waited,
+        # Whoever claims a slot runs all its tasks: none is left over for the parent's fallback.
+        "slots_whole": all(
+            len({pid for _, pid in results[first : first + per]}) == 1
+            for first in range(0, count, per)
+        ),
     }
 
 

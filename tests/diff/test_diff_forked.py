@@ -57,6 +57,7 @@ def test_each_task_runs_once_in_one_of_the_processes_and_results_keep_their_orde
     assert result["in_order"] is True
     assert result["runs"] == list(range(int(result["count"])))  # type: ignore[call-overload]
     assert result["pids"] == 2 and result["waited"] == [True]
+    assert result["slots_whole"] is True
 
 
 def test_results_keep_their_order_in_this_process_too() -> None:
