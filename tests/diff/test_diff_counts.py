@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from diff_corpus import Case, corpus, large_corpus
 
-from edittools.diff import line_diff, line_diff_dirs
+from edittools.diff import line_diff, line_diff_dirs, tree_diff
 
 CASES = [*corpus(), *large_corpus()[:3], Case("binary-new", b"a\n", b"a\0\n")]
 
@@ -57,3 +57,14 @@ def test_tree_reads_files_in_nested_folders_and_links_by_their_target(tmp_path: 
         .endswith("-a.txt\n\\ No newline at end of file\n+gone.txt\n\\ No newline at end of file\n")
     )
     assert entries["x/y/f.txt"].counts() == (1, 1)
+
+
+def test_tree_entries_come_in_name_order_whatever_order_the_names_are_given_in() -> None:
+    """Names in any order (a walk's is folder by folder, not sorted): entries by name."""
+    old = {f"d{k % 4}/f{k}.txt": b"%d\n" % k for k in range(40)}
+    new = {name: data + b"more\n" for name, data in old.items() if name[1] != "3"}
+    new |= {"a/added.txt": b"new\n", "z.txt": b"last\n"}
+    for given in (list(old), sorted(old, reverse=True)):
+        entries = tree_diff(given, list(new)[::-1], old.__getitem__, new.__getitem__)
+        paths = [entry.path for entry in entries]
+        assert paths == sorted(paths) and len(paths) == len(old) + 2
