@@ -9,6 +9,7 @@ Before each larger window, the exact diff's time is predicted from the density o
 last one; if it would overrun the budget, the rest gets `coarse_changes` instead and the result is
 flagged not minimal. Each window's diff is exact; committing at a long equal run is the "identical
 stretches" speed-up, checked against the exact Myers diff and GNU ``diff --minimal`` in the tests.
+`scan_changes` gives the changes; `scan_counts` runs the same scan for the line counts alone.
 """
 
 from __future__ import annotations
