@@ -34,6 +34,7 @@ from ._state import StateDir
 __all__ = ["SpliceWriter", "Staged", "open_splice_writer"]
 
 _KICK = 32 << 20  # bytes copied between two starts of write-back
+_BATCH = 32 << 20  # kept bytes gathered into one copy (fewer, larger copies cost the kernel less)
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -69,7 +70,8 @@ class SpliceWriter:
         self._tmp = tmp
         self._out = out
         self._notes = notes
-        self._at = 0  # offset in the old file up to which the new content is told
+        self._at = 0  # offset in the old file up to which the worker was given the new content
+        self._kept = 0  # offset up to which the caller said the old bytes are kept
         self._spans: list[tuple[int, int, bytes]] = []
         self._jobs: queue.SimpleQueue[tuple[int, int, bytes] | None] = queue.SimpleQueue()
         self._error: OSError | None = None
@@ -83,17 +85,22 @@ class SpliceWriter:
 
     def keep(self, upto: int) -> None:
         """The old bytes up to offset `upto` go to the new content unchanged."""
-        if upto > self._at:
-            self._jobs.put((self._at, upto, b""))
-            self._at = upto
+        self._kept = max(self._kept, upto)
+        if self._kept - self._at >= _BATCH:
+            self._flush()
 
     def replace(self, start: int, stop: int, data: bytes) -> None:
         """The old bytes ``[start, stop)`` are replaced by `data` (spans come in order)."""
-        if start < self._at:
+        if start < max(self._at, self._kept):
             raise ValueError("spans must come in file order, after what was kept")
         self._jobs.put((self._at, start, data))
-        self._at = stop
+        self._at = self._kept = stop
         self._spans.append((start, stop, data))
+
+    def _flush(self) -> None:
+        if self._kept > self._at:
+            self._jobs.put((self._at, self._kept, b""))
+            self._at = self._kept
 
     def drop(self) -> None:
         """Stop writing (the content will not be committed); what is queued is skipped."""
@@ -103,7 +110,7 @@ class SpliceWriter:
         """Start the new content again from nothing (another pass over the same file)."""
         self._drain()
         self._dropped = False
-        self._at = 0
+        self._at = self._kept = 0
         self._spans = []
         self._error = None
         try:
@@ -122,6 +129,7 @@ class SpliceWriter:
         if self._dropped:
             raise ValueError("a dropped writer has no content to finish; reset it first")
         self.keep(size)
+        self._flush()
         self._drain()
         rel = self._entry.rel
         if self._error is not None:
