@@ -195,6 +195,9 @@ class DiffPayload(WireModel):
     """What happened to the file."""
     old_path: str | None = None
     """The old path of a rename."""
+    similarity: int | None = None
+    """How alike a rename's two contents are, in percent (as git's `-M`), when it was found by
+    comparing them; null otherwise."""
     granularity: Literal["file", "snippet"] = "file"
     """`file` when built from full texts; `snippet` when only the edited strings were known."""
     old: str | None = None

@@ -177,7 +177,9 @@ def diff_dirs(
     from edittools.diff._payload import payload_of
 
     files = [
-        payload_of(entry.result, path=entry.path, old_path=entry.old_path)
+        payload_of(
+            entry.result, path=entry.path, old_path=entry.old_path, similarity=entry.similarity
+        )
         for entry in line_diff_dirs(
             old,
             new,

@@ -57,11 +57,14 @@ class LineDiff(NamedTuple):
 
         return count_lines(self.hunks)
 
-    def unified(self, path: str, old_path: str | None = None) -> str:
+    def unified(
+        self, path: str, old_path: str | None = None, *, similarity: int | None = None
+    ) -> str:
         """The git-style unified text, headed with `path`.
 
         `old_path` labels the old side with its own name, as ``git diff --no-index`` does for
-        two files (rename lines appear only when the operation is a rename).
+        two files (rename lines appear only when the operation is a rename, with git's
+        ``similarity index`` line when `similarity` is given).
         """
         from edittools.diff._unified import unified_text
 
@@ -69,8 +72,10 @@ class LineDiff(NamedTuple):
         if self.binary:
             if self.identical and self.operation == "modify":
                 return ""
-            return unified_text(self.operation, path, source, [], binary=not self.identical)
-        return unified_text(self.operation, path, source, self.hunks)
+            return unified_text(
+                self.operation, path, source, [], binary=not self.identical, similarity=similarity
+            )
+        return unified_text(self.operation, path, source, self.hunks, similarity=similarity)
 
 
 def operation_of(

@@ -25,14 +25,20 @@ def payload_of(
     old_path: str | None = None,
     old_text: str | None = None,
     new_text: str | None = None,
+    similarity: int | None = None,
 ) -> DiffPayload:
     """The protocol's diff payload of `result` (loads the artifact models).
 
-    `old_text` and `new_text` are the full texts to carry inline (not for binary content).
+    `old_text` and `new_text` are the full texts to carry inline (not for binary content);
+    `similarity` is a rename's, in percent, when it was measured.
     """
     if result.binary:
         return binary_payload(
-            path=path, old_path=old_path, operation=result.operation, identical=result.identical
+            path=path,
+            old_path=old_path,
+            operation=result.operation,
+            identical=result.identical,
+            similarity=similarity,
         )
     return text_payload(
         path=path,
@@ -42,6 +48,7 @@ def payload_of(
         minimal=result.minimal,
         old_text=old_text,
         new_text=new_text,
+        similarity=similarity,
     )
 
 
@@ -54,18 +61,23 @@ def text_payload(
     minimal: bool,
     old_text: str | None,
     new_text: str | None,
+    similarity: int | None = None,
 ) -> DiffPayload:
     """A file-granularity payload for text content."""
     from edittools.artifacts import DiffPayload
 
+    similarity = similarity if operation == "rename" else None
     return DiffPayload(
         path=path,
         operation=operation,
         old_path=old_path if operation == "rename" else None,
+        similarity=similarity,
         old=old_text,
         new=new_text,
         hunks=hunks,
-        unified=unified_text(operation, path, _source(operation, old_path), hunks),
+        unified=unified_text(
+            operation, path, _source(operation, old_path), hunks, similarity=similarity
+        ),
         stats=stats_of(hunks),
         minimal=minimal,
     )
@@ -89,20 +101,32 @@ def hunks_payload(hunks: list[Hunk], *, path: str) -> DiffPayload:
 
 
 def binary_payload(
-    *, path: str, old_path: str | None, operation: Operation, identical: bool
+    *,
+    path: str,
+    old_path: str | None,
+    operation: Operation,
+    identical: bool,
+    similarity: int | None = None,
 ) -> DiffPayload:
     """A payload for content that is not diffed as text: no hunks and no line counts."""
     from edittools.artifacts import DiffPayload, DiffStats
 
+    similarity = similarity if operation == "rename" else None
     unified = ""
     if not identical or operation != "modify":
         unified = unified_text(
-            operation, path, _source(operation, old_path), [], binary=not identical
+            operation,
+            path,
+            _source(operation, old_path),
+            [],
+            binary=not identical,
+            similarity=similarity,
         )
     return DiffPayload(
         path=path,
         operation=operation,
         old_path=old_path if operation == "rename" else None,
+        similarity=similarity,
         binary=True,
         unified=unified,
         stats=DiffStats(added=0, removed=0),

@@ -43,8 +43,12 @@ def _file_line(marker: str, name: str) -> str:
     return f"{marker} {name}\t\n" if " " in name else f"{marker} {name}\n"
 
 
-def file_header(operation: str, path: str, old_path: str | None) -> tuple[str, str]:
+def file_header(
+    operation: str, path: str, old_path: str | None, similarity: int | None = None
+) -> tuple[str, str]:
     """Return the ``diff --git`` block (with mode/rename lines) and the ``---``/``+++`` lines.
+
+    A rename's `similarity` (percent) gets git's ``similarity index`` line.
 
     An absolute path loses its leading ``/`` after the ``a/``/``b/`` prefix, as git prints it,
     so the text never names ``a//abs/path``.
@@ -59,6 +63,8 @@ def file_header(operation: str, path: str, old_path: str | None) -> tuple[str, s
     elif operation == "delete":
         lines.append(f"deleted file mode {FILE_MODE}\n")
     elif operation == "rename":
+        if similarity is not None:
+            lines.append(f"similarity index {similarity}%\n")
         lines.append(f"rename from {quote_path(source)}\n")
         lines.append(f"rename to {quote_path(path)}\n")
     old_name = _side("a/", None if operation == "create" else source)
@@ -109,9 +115,10 @@ def unified_text(
     hunks: list[Hunk] | list[PlainHunk],
     *,
     binary: bool = False,
+    similarity: int | None = None,
 ) -> str:
     """The whole unified diff of one file, or ``""`` for an unchanged, unrenamed file."""
-    head, files = file_header(operation, path, old_path)
+    head, files = file_header(operation, path, old_path, similarity)
     if binary:
         old_name = _side("a/", None if operation == "create" else (old_path or path))
         new_name = _side("b/", None if operation == "delete" else path)

@@ -73,7 +73,7 @@ def write_line_diff(
     hunk = -1
     at = 0  # index of the line in its hunk
     # Split on newlines only: a line's own CR or form feed is content, shown by `visible`.
-    for line in result.unified(path, old_path).split("\n")[:-1]:
+    for line in result.unified(path, old_path, similarity=similarity).split("\n")[:-1]:
         # Every body line starts with its marker, so "@@" only ever opens a hunk.
         if line.startswith("@@"):
             hunk, at = hunk + 1, 0

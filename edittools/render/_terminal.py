@@ -63,7 +63,8 @@ def diff_labels(payload: DiffPayload) -> list[str]:
     if payload.granularity == "snippet":
         labels.append("snippet")
     if payload.operation == "rename":
-        labels.append(f"rename {payload.old_path or '?'} -> {payload.path}")
+        alike = "" if payload.similarity is None else f" ({payload.similarity}% alike)"
+        labels.append(f"rename {payload.old_path or '?'} -> {payload.path}{alike}")
     elif payload.operation == "create":
         labels.append("new file")
     elif payload.operation == "delete":

@@ -130,6 +130,17 @@ def test_the_changeset_payload(trees: tuple[Path, Path]) -> None:
     by_path = {payload.path: payload for payload in changeset.files}
     assert by_path["lib/moved.py"].operation == "rename"
     assert by_path["lib/moved.py"].old_path == "pkg/moved.py"
+    # The rename's similarity, in the payload and in its unified text, is the one git gives.
+    git = subprocess.run(
+        ["git", "diff", "--no-index", "-M", "--", old.name, new.name],
+        capture_output=True, text=True, check=False, cwd=old.parent,
+    )  # fmt: skip
+    (theirs,) = re.findall(r"similarity index (\d+)%\nrename from \S*pkg/moved.py", git.stdout)
+    assert by_path["lib/moved.py"].similarity == int(theirs)
+    assert (
+        f"similarity index {theirs}%\nrename from pkg/moved.py\n" in by_path["lib/moved.py"].unified
+    )
+    assert all(p.similarity is None for p in changeset.files if p.operation != "rename")
     assert by_path["pkg/gone.txt"].operation == "delete"
     assert by_path["pkg/new.txt"].operation == "create"
     assert by_path["data/blob.bin"].binary and not by_path["data/blob.bin"].hunks
