@@ -7,8 +7,11 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sandbox import FileWrite, Sandbox, SandboxError, digest_of
+from sandbox import _staging as staging
 
 DATA = b"".join(b"line %05d\n" for k in range(20_000))  # 220 KB
 
@@ -118,3 +121,38 @@ def test_the_writer_is_confined_like_a_write(tmp_path: Path) -> None:
             with pytest.raises(SandboxError) as info:
                 sb.splice_writer(path)
             assert info.value.code == code, path
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    cuts=st.lists(st.integers(0, len(DATA)), min_size=0, max_size=12),
+    news=st.lists(st.binary(max_size=5), min_size=12, max_size=12),
+    batch=st.integers(1, 80_000),
+)
+def test_kept_bytes_gathered_into_copies_of_any_size_make_the_same_file(
+    tmp_path_factory: pytest.TempPathFactory, cuts: list[int], news: list[bytes], batch: int
+) -> None:
+    """Kept ranges are copied in batches (32 MiB in use; any size here): whatever the batch, the
+    new file is the old one with the spans replaced, kept steps told between the spans."""
+    points = sorted(cuts)
+    spans = [
+        (a, b, news[k]) for k, (a, b) in enumerate(zip(points[::2], points[1::2], strict=False))
+    ]
+    want = DATA
+    for start, stop, new in reversed(spans):
+        want = want[:start] + new + want[stop:]
+    root = _root(tmp_path_factory.mktemp("batch"))
+    with pytest.MonkeyPatch.context() as patch, Sandbox(root) as sb:
+        patch.setattr(staging, "_BATCH", batch)
+        version = sb.version("sub/big.txt")
+        assert version is not None
+        with sb.splice_writer("sub/big.txt") as writer:
+            told = 0
+            for start, stop, new in spans:
+                for step in range(told, start, max(batch // 3, 1) + 7_919):
+                    writer.keep(step)  # kept in steps smaller and larger than a batch
+                writer.replace(start, stop, new)
+                told = stop
+            staged = writer.finish(len(DATA), digest_of(want))
+            sb.commit_files([FileWrite("sub/big.txt", staged, version)])
+        assert (root / "sub" / "big.txt").read_bytes() == want
