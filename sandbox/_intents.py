@@ -90,7 +90,7 @@ class FileWrite:
 class _Prepared:
     write: FileWrite
     rel: str
-    target: str  # the entry changed (a written file's real path; a deleted link's own path)
+    target: str  # the entry changed (a written file's real path)
     like: os.stat_result | None  # the replaced file's stat, for its mode on a rollback
     tmp: str | None
     old_sha: str | None
@@ -217,16 +217,17 @@ class Committer:
                     "not_found", f"{entry.rel!r} does not exist; nothing to delete.", path=item.rel
                 )
             return
-        # The inode goes away with this change only when the entry itself is replaced or removed;
-        # deleting a symlink leaves its target in place, so its content must be copied.
-        is_link = stat.S_ISLNK(entry.stat.st_mode)
-        if is_link:
-            with self._gate.resolve(entry.rel) as target:
-                assert target.name is not None
-                fd, st = open_regular(target.dir_fd, target.name, target.rel)
-        else:
-            check_regular(entry.stat, entry.rel)
-            fd, st = open_regular(entry.dir_fd, entry.name, entry.rel)
+        if stat.S_ISLNK(entry.stat.st_mode):
+            # Only a delete resolves without following. A rollback or an undo puts bytes back, so
+            # a deleted link would come back as a regular file holding its target's bytes.
+            raise SandboxError(
+                "not_a_file",
+                f"{entry.rel!r} is a symbolic link; a change of several files deletes files, not "
+                "links. Remove the link on its own (Sandbox.delete) or name its target.",
+                path=entry.rel,
+            )
+        check_regular(entry.stat, entry.rel)
+        fd, st = open_regular(entry.dir_fd, entry.name, entry.rel)
         try:
             expect = write.expect
             if isinstance(expect, Version) and same_inode_state(expect, st):
@@ -237,7 +238,7 @@ class Committer:
                 _, current, st = read_open(os.dup(fd), st, entry.rel, self._max_bytes())
             check_expect(expect, current, entry.rel)
             item.old_sha = current.digest
-            item.linked = self._store.keep(fd, st, current.digest, may_link=not is_link)
+            item.linked = self._store.keep(fd, st, current.digest)
         finally:
             os.close(fd)
 

@@ -65,7 +65,7 @@ class BlobStore:
             os.close(fd)
         return blob_id
 
-    def keep(self, fd: int, st: os.stat_result, blob_id: str, *, may_link: bool = True) -> bool:
+    def keep(self, fd: int, st: os.stat_result, blob_id: str) -> bool:
         """Keep the content of the open file `fd` (stat `st`, content digest `blob_id`) as a blob.
 
         The caller is about to replace that file by renaming a new one over it, which leaves the
@@ -74,17 +74,16 @@ class BlobStore:
         the rename does not happen (until then the inode has two names).
 
         It copies instead (a reflink where the file system offers one) when linking is not possible
-        or not safe: the caller keeps the inode in place (`may_link` false); the state is on another
-        file system (EXDEV); the file has other hard links (the blob would share the in-place
-        writes made through them later); or the kernel refuses the link (a file owned by another
-        user under `fs.protected_hardlinks`).
+        or not safe: the state is on another file system (EXDEV); the file has other hard links
+        (the blob would share the in-place writes made through them later); or the kernel refuses
+        the link (a file owned by another user under `fs.protected_hardlinks`).
         """
         shard = self._shard(blob_id, create=True)
         name = blob_id[2:]
         try:
             if self._present(shard, blob_id, st.st_size):
                 return False
-            if may_link and st.st_nlink == 1 and not _FORCE_COPY:
+            if st.st_nlink == 1 and not _FORCE_COPY:
                 try:
                     # No sync of the old file's data: what its writer left unsynced is at the same
                     # risk in the file itself, and `get` refuses a blob that lost it.

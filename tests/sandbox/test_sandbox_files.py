@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 from sandbox_world import World
 
-from sandbox import ABSENT, Sandbox, SandboxError, Version, digest_of
+from sandbox import ABSENT, FileWrite, Sandbox, SandboxError, Version, digest_of
 from sandbox._files import same_inode_state
 
 
@@ -343,3 +343,20 @@ def test_a_stat_taken_within_the_racy_window_proves_nothing(sb: Sandbox) -> None
     assert same_inode_state(later, st)
     assert not same_inode_state(replace(later, size=st.st_size + 1), st)
     assert not same_inode_state(replace(later, ctime_ns=st.st_ctime_ns - 1), st)
+
+
+def test_a_change_of_several_files_refuses_to_delete_a_symlink(sb: Sandbox) -> None:
+    """A rollback puts bytes back: a deleted link would return as a regular file, so the
+    all-or-nothing commit refuses links (before anything is written) and `delete` removes them."""
+    before = sb.version("inner/file.txt")
+    with pytest.raises(SandboxError) as info:
+        sb.commit_files(
+            [
+                FileWrite("inner/new.txt", b"new\n", ABSENT),
+                FileWrite("ok_link", None, sb.version("ok_link")),  # type: ignore[arg-type]
+            ]
+        )
+    assert info.value.code == "not_a_file"
+    assert os.path.islink(sb.root / "ok_link")
+    assert not (sb.root / "inner/new.txt").exists()
+    assert sb.version("inner/file.txt") == before
