@@ -36,6 +36,7 @@ and the hash go over it after the read (8 MiB buffers cost a quarter more CPU ti
 
 _KEPT = 50
 _RING = 3
+_NL = ord("\n")
 
 
 @dataclass
@@ -257,32 +258,35 @@ def find_lines(
     found: list[list[tuple[int, int]]] = [[] for _ in needles]
     tail = max(map(len, needles))
     nexts = [0] * len(needles)  # for each needle, the first offset not yet searched
-    carry = b""
+    buf = bytearray(chunk + tail)
+    view = memoryview(buf)
+    carry = 0  # bytes kept from the last read at the buffer's start
     base = newlines = 0  # the offset of the next read; the newlines before it
     while True:
-        piece = os.pread(fd, chunk, base)
-        buf = carry + piece if carry else piece
-        origin = base - len(carry)
+        got = _read_full(fd, view[carry : carry + chunk], base)
+        end = carry + got  # the buffer holds the file's [origin, origin + end)
+        origin = base - carry
         hits = []
         for k, needle in enumerate(needles):
             pos = max(nexts[k] - origin, 0)
-            while (i := _bytesearch.find(buf, needle, pos)) >= 0:
-                if anywhere or buf[i - 1 : i] == b"\n" or (i == 0 and origin == 0):
+            while (i := _bytesearch.find(buf, needle, pos, end)) >= 0:
+                if anywhere or (i > 0 and buf[i - 1] == _NL) or (i == 0 and origin == 0):
                     hits.append((i, k))
                 pos = i + 1
-            nexts[k] = origin + max(len(buf) - len(needle) + 1, 0)
+            nexts[k] = origin + max(end - len(needle) + 1, 0)
         hits.sort()
-        line, at = newlines - carry.count(b"\n") + 1, 0
+        line, at = newlines - _bytesearch.count(buf, b"\n", 0, carry) + 1, 0
         for i, k in hits:
             line += _bytesearch.count(buf, b"\n", at, i)
             at = i
             if len(found[k]) < FIND_KEPT:
                 found[k].append((origin + i, line))
-        if not piece:
+        if not got:
             return found
-        newlines += _bytesearch.count(piece, b"\n")
-        carry = buf[-tail:]
-        base += len(piece)
+        newlines += _bytesearch.count(buf, b"\n", carry, end)
+        carry = min(tail, end)
+        view[:carry] = view[end - carry : end]
+        base += got
 
 
 def hash_counting(

@@ -9,7 +9,7 @@ import tempfile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edittools.tools._scan import hash_counting, scan
+from edittools.tools._scan import find_lines, hash_counting, scan
 from sandbox import FileWrite, Sandbox, digest_of
 
 _TEXT = st.binary(max_size=400).map(lambda b: bytes(b"ab\n"[x % 3] for x in b))
@@ -85,3 +85,28 @@ def test_the_replaced_digest_is_the_digest_of_the_replaced_bytes(
     assert version.digest == digest_of(data) and version.size == len(data)
     assert lines == [data.count(b"\n", 0, start) + 1 for start, _, _ in spans]
     assert replaced == digest_of(want + data[at:])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=_TEXT,
+    needles=st.lists(_TEXT.filter(lambda n: 0 < len(n) <= 7), min_size=1, max_size=3),
+    chunk=st.integers(1, 40),
+    anywhere=st.booleans(),
+)
+def test_find_lines_finds_every_place_and_its_line_across_chunk_borders(
+    data: bytes, needles: list[bytes], chunk: int, anywhere: bool
+) -> None:
+    """Each needle's places (overlapping ones too), at a line's start unless `anywhere`, with
+    the line each is on: what a search of the whole bytes gives, whatever the chunk size."""
+    with tempfile.TemporaryFile() as fh:
+        fh.write(data)
+        fh.flush()
+        found = find_lines(fh.fileno(), needles, chunk=chunk, anywhere=anywhere)
+    for needle, places in zip(needles, found, strict=True):
+        want = [
+            (at, data.count(b"\n", 0, at) + 1)
+            for at in range(len(data))
+            if data.startswith(needle, at) and (anywhere or at == 0 or data[at - 1] == 10)
+        ]
+        assert places == want
