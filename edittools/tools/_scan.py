@@ -17,6 +17,7 @@ counted afterwards from there).
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Sequence
@@ -295,51 +296,59 @@ def hash_counting(
     """The version of the open file `fd`, the 1-based line holding the start of each span, and
     the digest of the file with each span ``(start, end, data)`` (in order, not overlapping)
     replaced by its data — all in one pass over the file (the second digest costs CPU, not
-    another read)."""
-    digest, replaced = Digester(), Digester()
+    another read). The digests run on a worker thread as the pass reads on, and share their
+    state up to the first span (see `_Hashes`)."""
     lines: list[int] = []
     at = newlines = 0
-    state = (0, 0)
-    while piece := os.pread(fd, chunk, at):
-        digest.update(piece)
-        stop = at + len(piece)
-        for start, _, _ in spans[len(lines) :]:
-            if start >= stop:
+    k = 0  # the next span whose data the new content has not been fed
+    kept_from = 0  # where, in the old file, the new content's next kept bytes start
+    forked = False
+    ring = [bytearray(max(chunk, 1)) for _ in range(_RING)]
+    views = [memoryview(b) for b in ring]
+    busy: list[Future[None] | None] = [None] * _RING
+    with ThreadPoolExecutor(1) as pool:
+        hashes = _Hashes(pool)
+        for n in itertools.count():
+            slot = n % _RING
+            if (job := busy[slot]) is not None:
+                job.result()  # the worker is done with this buffer's bytes
+            buf, view = ring[slot], views[slot]
+            got = _read_full(fd, view, at)
+            if not got:
                 break
-            lines.append(newlines + _bytesearch.count(piece, b"\n", 0, start - at) + 1)
-        if len(lines) < len(spans):  # lines are counted only as far as a span needs them
-            newlines += _bytesearch.count(piece, b"\n")
-        state = _feed_replaced(replaced, memoryview(piece), at, spans, state)
-        at = stop
+            stop = at + got
+            for start, _, _ in spans[len(lines) :]:
+                if start >= stop:
+                    break
+                lines.append(newlines + _bytesearch.count(buf, b"\n", 0, start - at) + 1)
+            if len(lines) < len(spans):  # lines are counted only as far as a span needs them
+                newlines += _bytesearch.count(buf, b"\n", 0, got)
+            fed = at  # how far the old content is fed from this buffer
+            while k < len(spans) and spans[k][0] < stop:
+                start, end, data = spans[k]
+                if not forked:
+                    hashes.old(view[fed - at : start - at])
+                    fed = start
+                    hashes.fork()
+                    forked = True
+                elif kept_from < start:
+                    hashes.new(view[max(kept_from, at) - at : start - at])
+                hashes.new(data)
+                kept_from = max(kept_from, end)
+                k += 1
+            hashes.old(view[fed - at : got])
+            if forked and kept_from < stop:
+                hashes.new(view[max(kept_from, at) - at : got])
+                kept_from = stop
+            busy[slot] = hashes.last
+            at = stop
+        for _, _, data in spans[k:]:  # spans at the very end
+            if not forked:
+                hashes.fork()
+                forked = True
+            hashes.new(data)
+        old_hex, new_hex = hashes.hexdigests()
     lines += [newlines + 1] * (len(spans) - len(lines))  # spans at the very end
-    for _, _, data in spans[state[0] :]:
-        replaced.update(data)
     st = os.fstat(fd)
-    version = Version(digest.hexdigest(), at, st.st_mtime_ns, st.st_ino, st.st_ctime_ns,
-                      time.time_ns())  # fmt: skip
-    return version, lines, replaced.hexdigest()
-
-
-def _feed_replaced(
-    digest: Digester,
-    piece: memoryview,
-    at: int,
-    spans: Sequence[tuple[int, int, bytes]],
-    state: tuple[int, int],
-) -> tuple[int, int]:
-    """Feed `digest` what the replaced content holds for `piece` (at offset `at`): the bytes it
-    keeps, each span's data in its place. `state` is (the next span not fed, the offset up to
-    which the old bytes are fed or skipped); the new state is returned."""
-    k, pos = state
-    stop = at + len(piece)
-    while k < len(spans) and spans[k][0] < stop:
-        start, end, data = spans[k]
-        if pos < start:
-            digest.update(piece[pos - at : start - at])
-        digest.update(data)
-        pos = max(pos, end)
-        k += 1
-    if pos < stop:
-        digest.update(piece[max(pos, at) - at :])
-        pos = stop
-    return k, pos
+    version = Version(old_hex, at, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, time.time_ns())
+    return version, lines, old_hex if new_hex is None else new_hex
