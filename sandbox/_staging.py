@@ -28,12 +28,11 @@ from types import TracebackType
 from ._errors import SandboxError, from_oserror
 from ._files import take_mode, temp_name
 from ._paths import Resolved
-from ._splice import copy_range
+from ._splice import KICK, copy_range, start_writeback
 from ._state import StateDir
 
 __all__ = ["SpliceWriter", "Staged", "open_splice_writer"]
 
-_KICK = 32 << 20  # bytes copied between two starts of write-back
 _BATCH = 32 << 20  # kept bytes gathered into one copy (fewer, larger copies cost the kernel less)
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -164,8 +163,8 @@ class SpliceWriter:
                 while view:
                     view = view[os.write(self._out, view) :]
                 written += stop - start + len(data)
-                if written - flushed >= _KICK:
-                    _start_writeback(self._out, flushed, written - flushed)
+                if written - flushed >= KICK:
+                    start_writeback(self._out, flushed, written - flushed)
                     flushed = written
             except OSError as exc:
                 self._error = exc
@@ -201,17 +200,6 @@ class SpliceWriter:
         tb: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def _start_writeback(fd: int, offset: int, count: int) -> None:
-    """Start writing `count` bytes of `fd` back to disk now, without waiting for them.
-
-    So the disk writes while the pass reads on, and the final fsync waits only for the tail.
-    Pages under write-back are not dropped by this advice: the new file stays cached. Only a
-    hint: a file system that refuses it loses nothing but the head start.
-    """
-    with contextlib.suppress(OSError):
-        os.posix_fadvise(fd, offset, count, os.POSIX_FADV_DONTNEED)
 
 
 def open_splice_writer(entry: Resolved, src: int, st: os.stat_result,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sandbox import FileWrite, Sandbox, SandboxError, digest_of
+from sandbox import _splice as splicing
 from sandbox import _staging as staging
 
 DATA = b"".join(b"line %05d\n" for k in range(20_000))  # 220 KB
@@ -127,13 +129,13 @@ def test_the_writer_is_confined_like_a_write(tmp_path: Path) -> None:
 @given(
     cuts=st.lists(st.integers(0, len(DATA)), min_size=0, max_size=12),
     news=st.lists(st.binary(max_size=5), min_size=12, max_size=12),
-    batch=st.integers(1, 80_000),
+    batch=st.integers(256, 80_000),
 )
 def test_kept_bytes_gathered_into_copies_of_any_size_make_the_same_file(
     tmp_path_factory: pytest.TempPathFactory, cuts: list[int], news: list[bytes], batch: int
 ) -> None:
-    """Kept ranges are copied in batches (32 MiB in use; any size here): whatever the batch, the
-    new file is the old one with the spans replaced, kept steps told between the spans."""
+    """Kept ranges are copied in batches (32 MiB in use; from 256 bytes here): whatever the
+    batch, the new file is the old one with the spans replaced, kept steps told between them."""
     points = sorted(cuts)
     spans = [
         (a, b, news[k]) for k, (a, b) in enumerate(zip(points[::2], points[1::2], strict=False))
@@ -156,3 +158,36 @@ def test_kept_bytes_gathered_into_copies_of_any_size_make_the_same_file(
             staged = writer.finish(len(DATA), digest_of(want))
             sb.commit_files([FileWrite("sub/big.txt", staged, version)])
         assert (root / "sub" / "big.txt").read_bytes() == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cuts=st.lists(st.integers(0, len(DATA)), min_size=0, max_size=10),
+    news=st.lists(st.binary(max_size=3000), min_size=10, max_size=10),
+    kick=st.integers(512, 70_000),
+)
+def test_a_splice_written_with_write_back_started_at_any_interval_is_the_same_file(
+    cuts: list[int], news: list[bytes], kick: int
+) -> None:
+    """`write_splice` copies kept ranges in steps and starts write-back between them (every
+    32 MiB in use; from 512 bytes here, with new bytes longer than it too)."""
+    points = sorted(cuts)
+    spans = tuple(
+        (a, b, news[k]) for k, (a, b) in enumerate(zip(points[::2], points[1::2], strict=False))
+    )
+    want = DATA
+    for start, stop, new in reversed(spans):
+        want = want[:start] + new + want[stop:]
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        tempfile.TemporaryFile() as src,
+        tempfile.TemporaryFile() as dst,
+    ):
+        patch.setattr(splicing, "KICK", kick)
+        src.write(DATA)
+        src.flush()
+        size = splicing.write_splice(
+            src.fileno(), dst.fileno(), splicing.Splice(spans, len(DATA), "0" * 64)
+        )
+        dst.seek(0)
+        assert size == len(want) and dst.read() == want
