@@ -14,7 +14,10 @@ of numbered rows, then alternates, `--repeat` times each:
   rename, the old inode linked into the state as the undo snapshot. Each edit turns the row back
   on the next one, so every edit is a real change of the same size.
 
-`os.sync()` runs before each timed phase, so neither pays for the other's dirty pages. The table
+`os.sync()` runs before each timed phase, so neither pays for the other's dirty pages, and the
+file is then read through once, untimed, so each phase starts from a file wholly in the page
+cache (the edit starts its new file's write-back early, which may leave parts of it uncached for
+the `cp` that follows). The table
 gives median wall times, their ratio (target: at most 1.3), the CPU seconds of each process (user
 + system over all its threads: a figure the load of a shared machine disturbs less than the wall
 time), the load average around the run, the time of the same edit process on a one-row file
@@ -71,10 +74,19 @@ def generate(folder: Path, size: int) -> Path:
     return path
 
 
+def warm(path: Path) -> None:
+    """Read `path` through once, so that the timed phase finds it all in the page cache."""
+    buffer = bytearray(8 * MiB)
+    with path.open("rb", buffering=0) as f:
+        while f.readinto(buffer):
+            pass
+
+
 def time_copy(path: Path) -> tuple[float, float]:
     """Seconds of `cp` + fsync of the copy, and the CPU seconds `cp` used (user + system)."""
     target = path.with_name("copy.txt")
     os.sync()
+    warm(path)
     began = time.perf_counter()
     child = subprocess.Popen(["cp", str(path), str(target)])
     _, status, usage = os.wait4(child.pid, 0)
@@ -95,6 +107,7 @@ def time_edit(path: Path, state: Path, old: str, new: str) -> tuple[float, float
     """Seconds of one edit in a child process, its CPU seconds (user + system, every thread)
     and its peak resident size in bytes."""
     os.sync()
+    warm(path)
     began = time.perf_counter()
     child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(path.parent), str(state), old, new],

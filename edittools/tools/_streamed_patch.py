@@ -5,8 +5,9 @@ for as bytes that start and end on line boundaries; all hunks in one pass over t
 `find_lines`), every occurrence with its line. A unified hunk takes the occurrence nearest the
 line its header states (shifted by how far the hunks before it were found from theirs), a Codex
 hunk the first after the hunk before it. Then one more pass hashes the file and the patched
-content and numbers each hunk's line (`hash_counting`), and the new file is a `Splice` written
-by the kernel in the same all-or-nothing commit as the patch's other files.
+content and numbers each hunk's line (`hash_counting`) while the kernel writes the new file beside
+it (a `SpliceWriter`, kept open by the caller until the all-or-nothing commit of the patch's
+files; a dry run writes nothing and hands back the `Splice`).
 
 Only exact context is matched (the tolerant tiers need the whole text as lines, so a miss says
 they were skipped), and a hunk must have context or removed lines to be placed.
@@ -15,6 +16,7 @@ they were skipped), and a hunk must have context or removed lines to be placed.
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
@@ -22,7 +24,7 @@ from edittools.artifacts import DiffPayload
 from edittools.tools._patch import FilePatch, PatchHunk
 from edittools.tools._scan import FIND_KEPT, find_lines
 from edittools.tools._streamed import check_text, crlf_file, settled
-from sandbox import Splice, Version
+from sandbox import Splice, Staged, Version
 
 __all__ = ["streamed_patch"]
 
@@ -30,10 +32,11 @@ Span = tuple[int, int, bytes]
 
 
 def streamed_patch(
-    ws: Workspace, path: str, patch: FilePatch
-) -> tuple[Splice, Version, DiffPayload]:
-    """The splice, the file's version and the diff of `patch` (an update) on the large file
-    `path` (its lock held); raises `patch_conflict` when a hunk does not match exactly."""
+    ws: Workspace, path: str, patch: FilePatch, held: ExitStack
+) -> tuple[Splice | Staged, Version, DiffPayload]:
+    """The new content (staged, or a splice in a dry run), the file's version and the diff of
+    `patch` (an update) on the large file `path` (its lock held); raises `patch_conflict` when a
+    hunk does not match exactly. `held` keeps the staged file's writer open for the commit."""
     if patch.op != "update" or patch.move_to is not None:
         raise ToolError(
             "too_large",
@@ -42,20 +45,28 @@ def streamed_patch(
             {"path": path},
         )
     chunk = max(ws.options.scan_chunk_bytes, 1)
-    with ws.sandbox.open_reader(path) as reader:
-        fd = reader.fileno()
+    with ExitStack() as here:
+        writer = None
+        if ws.dry_run:
+            fd = here.enter_context(ws.sandbox.open_reader(path)).fileno()
+        else:
+            writer = held.enter_context(ws.sandbox.splice_writer(path))
+            fd = writer.fileno()
         check_text(path, os.pread(fd, 4096, 0))
         nl = b"\r\n" if crlf_file(fd) else b"\n"
         blocks = [_blocks(path, number, hunk, nl) for number, hunk in enumerate(patch.hunks, 1)]
         size = os.fstat(fd).st_size
         found = find_lines(fd, [old for old, _ in blocks], chunk=chunk)
         spans = _place(path, patch.hunks, blocks, found, size)
+        if writer is not None:
+            for start, stop, new in spans:  # the kernel writes the new file from now on
+                writer.replace(start, stop, new)
+            writer.keep(size)
         version, new_digest, payload = settled(ws, fd, path, size, spans, must_have_read=False)
-    return (
-        Splice(tuple(spans), size, new_digest),
-        version,
-        payload.model_copy(update={"match": "exact"}),
-    )
+        content: Splice | Staged = Splice(tuple(spans), size, new_digest)
+        if writer is not None:
+            content = writer.finish(size, new_digest)
+    return content, version, payload.model_copy(update={"match": "exact"})
 
 
 def _blocks(path: str, number: int, hunk: PatchHunk, nl: bytes) -> tuple[bytes, bytes]:

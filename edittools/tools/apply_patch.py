@@ -24,7 +24,7 @@ from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
 from edittools.tools._streamed_patch import streamed_patch
-from sandbox import SandboxError, Splice, TextDocument, Version, decode
+from sandbox import SandboxError, Splice, Staged, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
 
@@ -32,12 +32,13 @@ _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
 @dataclass(frozen=True)
 class _Write:
     """One file write of a staged patch: `after` None deletes; `before` None creates (or, with
-    a `before_version`, the file is over the cap and `after` a `Splice` of it)."""
+    a `before_version`, the file is over the cap and `after` a `Splice` of it, or the `Staged`
+    file already written)."""
 
     path: str
     before: bytes | None
     before_version: Version | None
-    after: bytes | Splice | None
+    after: bytes | Splice | Staged | None
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams, *, overwrite: bool = Fa
     with ExitStack() as locks:
         for path in sorted(set(paths)):
             locks.enter_context(sb.lock(path))
-        staged = [_stage(ws, patch, overwrite=overwrite) for patch in patches]
+        staged = [_stage(ws, patch, locks, overwrite=overwrite) for patch in patches]
         writes = [write for item in staged for write in item.writes]
         versions = _commit_all(ws, writes)
     payloads = _with_refs(
@@ -131,7 +132,9 @@ def _replaced(
     )
 
 
-def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
+def _stage(ws: Workspace, patch: FilePatch, held: ExitStack, *, overwrite: bool) -> _Staged:
+    """The writes and the diff of one file section; `held` keeps what must stay open until the
+    commit (a large file's new content, written while it was read)."""
     sb = ws.sandbox
     path = sb.relpath(patch.path)
     if patch.op == "add":
@@ -162,7 +165,7 @@ def _stage(ws: Workspace, patch: FilePatch, *, overwrite: bool) -> _Staged:
     except SandboxError as exc:
         if exc.code != "too_large":
             raise
-        splice, version, payload = streamed_patch(ws, path, patch)
+        splice, version, payload = streamed_patch(ws, path, patch, held)
         return _Staged((_Write(path, None, version, splice),), payload)
     ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
