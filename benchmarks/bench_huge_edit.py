@@ -1,6 +1,6 @@
 """A one-line edit of a file far over the size cap vs the floor of rewriting it: `cp` + fsync.
 
-Run: python benchmarks/bench_huge_edit.py [--gib 2] [--repeat 3] [--at 0.5]
+Run: python benchmarks/bench_huge_edit.py [--gib 2] [--repeat 3] [--at 0.5] [--patch]
 
 Generates (once, under the system's temporary folder, never sparse) a file of about `--gib` GiB
 of numbered rows, then alternates, `--repeat` times each:
@@ -45,9 +45,13 @@ ROW = 64  # bytes a row, newline included
 _CHILD = """
 import sys
 from edittools import Session
-root, state, old, new = sys.argv[1:5]
+root, state, old, new, tool = sys.argv[1:6]
 with Session(root, state_dir=state, require_read=False) as s:
-    result = s.edit("big.txt", old, new)
+    if tool == "edit":
+        result = s.edit("big.txt", old, new)
+    else:
+        patch = f"*** Begin Patch\\n*** Update File: big.txt\\n@@\\n-{old}\\n+{new}\\n*** End Patch\\n"
+        result = s.apply_patch(patch)
 if result.is_error:
     sys.exit(result.value)
 print(result.value.splitlines()[0])
@@ -103,14 +107,16 @@ def time_copy(path: Path) -> tuple[float, float]:
     return seconds, usage.ru_utime + usage.ru_stime
 
 
-def time_edit(path: Path, state: Path, old: str, new: str) -> tuple[float, float, int]:
-    """Seconds of one edit in a child process, its CPU seconds (user + system, every thread)
-    and its peak resident size in bytes."""
+def time_edit(
+    path: Path, state: Path, old: str, new: str, tool: str = "edit"
+) -> tuple[float, float, int]:
+    """Seconds of one edit (or `apply_patch` of the same line) in a child process, its CPU
+    seconds (user + system, every thread) and its peak resident size in bytes."""
     os.sync()
     warm(path)
     began = time.perf_counter()
     child = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(path.parent), str(state), old, new],
+        [sys.executable, "-c", _CHILD, str(path.parent), str(state), old, new, tool],
         stdout=subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(child.pid, 0)
@@ -127,6 +133,9 @@ def main() -> None:
     parser.add_argument("--gib", type=float, default=2.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--at", type=float, default=0.5, help="where the edited row is (0-1)")
+    parser.add_argument(
+        "--patch", action="store_true", help="also time apply_patch of the same line each run"
+    )
     args = parser.parse_args()
     folder = Path(tempfile.gettempdir()) / "edittools-bench-huge-edit"
     path = generate(folder, int(args.gib * 1024 * MiB))
@@ -135,6 +144,8 @@ def main() -> None:
     row = _row(k).decode().rstrip("\n")
     changed = row.replace("payload", "PAYLOAD")
     copies, edits, peaks, cpu_copy, cpu_edit = [], [], [], [], []
+    patches: list[float] = []
+    cpu_patch: list[float] = []
     for n in range(args.repeat):
         seconds, cpu = time_copy(path)
         copies.append(seconds)
@@ -144,6 +155,11 @@ def main() -> None:
         edits.append(seconds)
         cpu_edit.append(cpu)
         peaks.append(peak)
+        if args.patch:  # the line back as it was, by a one-hunk patch
+            seconds, cpu, _ = time_edit(path, folder / "state", new, old, "apply_patch")
+            patches.append(seconds)
+            cpu_patch.append(cpu)
+            seconds, cpu, _ = time_edit(path, folder / "state", old, new)  # and changed again
     if args.repeat % 2:  # put the row back, so the next run starts from the same file
         time_edit(path, folder / "state", changed, row)
     small = folder / "small"  # the same child on a one-row file: the interpreter and imports
@@ -155,10 +171,10 @@ def main() -> None:
     print(f"file: {size / (1024 * MiB):.2f} GiB ({size} bytes), row {k + 1}, {args.repeat} runs")
     print(f"load average before / after: {before} / {os.getloadavg()[0]:.2f} (2 cores shared)")
     print(f"{'phase':<28}{'median s':>10}{'CPU s':>8}{'runs':>30}")
-    for name, times, cpus in (
-        ("cp + fsync", copies, cpu_copy),
-        ("edit (streamed)", edits, cpu_edit),
-    ):
+    phases = [("cp + fsync", copies, cpu_copy), ("edit (streamed)", edits, cpu_edit)]
+    if patches:
+        phases.append(("apply_patch (streamed)", patches, cpu_patch))
+    for name, times, cpus in phases:
         runs = " ".join(f"{x:.2f}" for x in times)
         print(
             f"{name:<28}{statistics.median(times):>10.2f}{statistics.median(cpus):>8.2f}{runs:>30}"
