@@ -125,6 +125,20 @@ def test_the_writer_is_confined_like_a_write(tmp_path: Path) -> None:
             assert info.value.code == code, path
 
 
+def _spliced(
+    cuts: list[int], news: list[bytes]
+) -> tuple[tuple[tuple[int, int, bytes], ...], bytes]:
+    """Spans between pairs of the sorted `cuts`, holding `news` in turn, and DATA with them."""
+    points = sorted(cuts)
+    spans = tuple(
+        (a, b, news[k]) for k, (a, b) in enumerate(zip(points[::2], points[1::2], strict=False))
+    )
+    want = DATA
+    for start, stop, new in reversed(spans):
+        want = want[:start] + new + want[stop:]
+    return spans, want
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     cuts=st.lists(st.integers(0, len(DATA)), min_size=0, max_size=12),
@@ -136,13 +150,7 @@ def test_kept_bytes_gathered_into_copies_of_any_size_make_the_same_file(
 ) -> None:
     """Kept ranges are copied in batches (32 MiB in use; from 256 bytes here): whatever the
     batch, the new file is the old one with the spans replaced, kept steps told between them."""
-    points = sorted(cuts)
-    spans = [
-        (a, b, news[k]) for k, (a, b) in enumerate(zip(points[::2], points[1::2], strict=False))
-    ]
-    want = DATA
-    for start, stop, new in reversed(spans):
-        want = want[:start] + new + want[stop:]
+    spans, want = _spliced(cuts, news)
     root = _root(tmp_path_factory.mktemp("batch"))
     with pytest.MonkeyPatch.context() as patch, Sandbox(root) as sb:
         patch.setattr(staging, "_BATCH", batch)
@@ -171,13 +179,7 @@ def test_a_splice_written_with_write_back_started_at_any_interval_is_the_same_fi
 ) -> None:
     """`write_splice` copies kept ranges in steps and starts write-back between them (every
     32 MiB in use; from 512 bytes here, with new bytes longer than it too)."""
-    points = sorted(cuts)
-    spans = tuple(
-        (a, b, news[k]) for k, (a, b) in enumerate(zip(points[::2], points[1::2], strict=False))
-    )
-    want = DATA
-    for start, stop, new in reversed(spans):
-        want = want[:start] + new + want[stop:]
+    spans, want = _spliced(cuts, news)
     with (
         pytest.MonkeyPatch.context() as patch,
         tempfile.TemporaryFile() as src,
