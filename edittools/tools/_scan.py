@@ -25,15 +25,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from edittools import _bytesearch
+from edittools._options import SCAN_CHUNK
 from sandbox import Digester, SpliceWriter, Version
 
-__all__ = ["FIND_KEPT", "SCAN_CHUNK", "Scan", "find_lines", "hash_counting", "scan"]
-
-SCAN_CHUNK = 2 << 20
-"""Bytes read at a time (three buffers of this and the carried tail: the most one pass holds).
-
-Small enough that a buffer is still in the processor's cache when the search, the line count
-and the hash go over it after the read (8 MiB buffers cost a quarter more CPU time a pass)."""
+__all__ = ["FIND_KEPT", "Scan", "find_lines", "hash_counting", "scan"]
 
 _KEPT = 50
 _RING = 3

@@ -542,3 +542,18 @@ def test_a_file_that_grows_while_its_changes_are_placed_is_refused(tmp_path: Pat
         with pytest.raises(ToolError) as info:
             settled(s.workspace, fd, "big.txt", len(DATA), [span])
     assert info.value.code == "stale_read"
+
+
+def test_a_large_file_staged_first_is_dropped_when_a_later_section_fails(tmp_path: Path) -> None:
+    """The large file's new content is written while the patch is staged: a later section that
+    does not match leaves it, and every other file, as it was, with no temp file behind."""
+    (tmp_path / "big.txt").write_bytes(DATA)
+    (tmp_path / "small.txt").write_text("one\ntwo\n")
+    patch = (
+        "--- a/big.txt\n+++ b/big.txt\n@@ -5,3 +5,3 @@\n row 0000005 value 00035\n"
+        "-row 0000006 value 00042\n+changed\n row 0000007 value 00049\n"
+        "--- a/small.txt\n+++ b/small.txt\n@@ -1,2 +1,2 @@\n one\n-zwei\n+TWO\n"
+    )
+    with session(tmp_path) as s, unchanged(tmp_path):
+        check_error(s.apply_patch(patch), "patch_conflict")
+        assert os.listdir(s.sandbox.state_path / "pending") == []
