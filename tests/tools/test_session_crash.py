@@ -191,7 +191,9 @@ def test_sigkill_during_undo_leaves_the_file_and_its_history_in_step(tmp_path: P
         run_to_end(calibration, "patch")
         spans.append(time_to_intent(calibration, "undo"))
     # An intent on record is rolled forward, so only kills before it keep the change: half the
-    # kills from the start aim before that moment, half after (the renames, the syncs, the end).
+    # kills aim before that moment (the calibration sees it a little late, so a few land after),
+    # half among the renames after it. Aiming the first half at twice the moment left as few as
+    # 3 of 20 before it once the undo got quicker than its calibration on a busy machine.
     span = sorted(spans)[1]
     outcomes = {"undone": 0, "kept": 0}
     for trial in range(UNDO_TRIALS):
@@ -201,7 +203,7 @@ def test_sigkill_during_undo_leaves_the_file_and_its_history_in_step(tmp_path: P
         if trial % 2:
             killed(root, "undo", rng.uniform(0, 0.006), after_intent=True)
         else:
-            killed(root, "undo", rng.uniform(0, span * 2))
+            killed(root, "undo", rng.uniform(0, span))
         with Session(root, require_read=False) as s:
             check_clean(s)
             text = (root / NAMES[0]).read_text()
