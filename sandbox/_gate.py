@@ -21,11 +21,13 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from ._errors import SandboxError
 from ._paths import PathResolver, Resolved
+
+if TYPE_CHECKING:
+    import pathspec
 
 __all__ = [
     "RETRIES",
@@ -99,7 +101,7 @@ class PathGate:
     ) -> None:
         self._paths = paths
         self._state_name = state_name
-        self._spec = pathspec.GitIgnoreSpec.from_lines(deny)
+        self._spec = _deny_spec(deny) if deny else None
         # A root that is itself inside a .git folder is all git's: every write there is protected.
         self._protect_git = not allow_git_writes
         self._root_in_git = in_git("/".join(paths.root_parts)) or _in_bare_git(paths.root)
@@ -113,7 +115,7 @@ class PathGate:
         state = self._state_name
         if rel == state or rel.startswith(state + "/"):
             return True
-        return bool(self._spec.match_file(rel))
+        return self._spec is not None and bool(self._spec.match_file(rel))
 
     def is_protected(self, relpath: str) -> bool:
         """Whether a write to a resolved relative path is refused by the `.git` rule."""
@@ -285,3 +287,10 @@ def _protected(rel: str) -> SandboxError:
         "explicitly (allow_git_writes=True, or --allow-git-writes on the command line).",
         path=rel,
     )
+
+
+def _deny_spec(patterns: list[str]) -> pathspec.GitIgnoreSpec:
+    """The matcher of gitignore-style deny patterns (pathspec is imported only when some are given)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns)

@@ -35,23 +35,18 @@ import threading
 import time
 from collections.abc import Callable
 from types import TracebackType
-
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
-from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
-
-try:
-    from watchdog.observers.inotify import InotifyObserver
-except ImportError:  # not Linux: no close events, quiet time alone settles a path
-
-    class InotifyObserver:  # type: ignore[no-redef]
-        """Stands in where inotify is missing; nothing is an instance of it."""
-
+from typing import TYPE_CHECKING
 
 from ._baselines import Baseline, BaselineTable, look, scan
 from ._batch import ChangeKind, FileChange, Pending, settle
 from ._errors import SandboxError
 from ._sandbox import Sandbox
+
+if TYPE_CHECKING:
+    from watchdog.events import FileSystemEvent, FileSystemEventHandler
+    from watchdog.observers.api import BaseObserver
+
+# watchdog is imported when a watcher starts: every session imports this module, few watch.
 
 __all__ = ["Baseline", "ChangeKind", "FileChange", "Watcher"]
 
@@ -113,8 +108,10 @@ class Watcher:
         # The blob store's folders exist before watching starts: watchdog warns (and, with warnings
         # as errors, its emitter thread dies) when a folder and its subfolder appear in one burst.
         self.sandbox._state.subdir("blobs")
+        from watchdog.observers import Observer
+
         observer = Observer()
-        observer.schedule(_Handler(self), str(self.sandbox.root), recursive=True)
+        observer.schedule(_forwarder(self), str(self.sandbox.root), recursive=True)
         observer.daemon = True
         try:
             observer.start()
@@ -126,7 +123,7 @@ class Watcher:
                 "smaller tree.",
             ) from exc
         self._observer = observer
-        self._closes = isinstance(observer, InotifyObserver)
+        self._closes = _reports_closes(observer)
         if self.track_all:
             self._baselines.add_many(scan(self.sandbox))
             self._warmer = threading.Thread(
@@ -347,11 +344,22 @@ class Watcher:
         return look(self.sandbox, rel, max_bytes=self.max_baseline_bytes, text_only=text_only)
 
 
-class _Handler(FileSystemEventHandler):
-    """Forwards watchdog's events to the watcher."""
+def _forwarder(watcher: Watcher) -> FileSystemEventHandler:
+    """A watchdog handler that hands every event to `watcher`."""
+    from watchdog.events import FileSystemEventHandler
 
-    def __init__(self, watcher: Watcher) -> None:
-        self._watcher = watcher
+    class Forwarder(FileSystemEventHandler):
+        def on_any_event(self, event: FileSystemEvent) -> None:
+            watcher._on_event(event)
 
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        self._watcher._on_event(event)
+    return Forwarder()
+
+
+def _reports_closes(observer: BaseObserver) -> bool:
+    """Whether `observer` reports closes of written files (inotify does; elsewhere quiet time
+    alone settles a path)."""
+    try:
+        from watchdog.observers.inotify import InotifyObserver
+    except ImportError:  # not Linux
+        return False
+    return isinstance(observer, InotifyObserver)

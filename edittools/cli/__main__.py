@@ -1,7 +1,5 @@
 """`python -m edittools.cli` runs the command line."""
 
-import sys
+from edittools.cli import run
 
-from edittools.cli import main
-
-sys.exit(main())
+run()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from edittools._workspace import Workspace
-from edittools.artifacts import ToolResult
 from edittools.tools._params import (
     AcceptParams,
     ApplyPatchParams,
@@ -22,26 +21,35 @@ from edittools.tools._params import (
     UndoParams,
     WriteParams,
 )
-from edittools.tools.apply_patch import apply_patch, apply_patch_overwriting
-from edittools.tools.edit import edit, multi_edit
-from edittools.tools.insert import insert
-from edittools.tools.read import read
-from edittools.tools.review import accept, changes, reject, rewind
-from edittools.tools.undo import undo
-from edittools.tools.write import write
+
+if TYPE_CHECKING:
+    from edittools._workspace import Workspace
+    from edittools.artifacts import ToolResult
 
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool: its name, what it does (for the model), its parameters and its function."""
+    """One tool: its name, what it does (for the model), its parameters and its function.
+
+    The function is the attribute `name` of module `home`, imported when first called: a process
+    runs few of the tools, and loading them all would lengthen every start.
+    """
 
     name: str
     description: str
     params: type[ToolParams]
-    function: Callable[[Workspace, Any], ToolResult]
+    home: str
     read_only: bool
     destructive: bool
     idempotent: bool
+
+    @property
+    def function(self) -> Callable[[Workspace, Any], ToolResult]:
+        """The function that runs the tool."""
+        function: Callable[[Workspace, Any], ToolResult] = getattr(
+            import_module(self.home), self.name
+        )
+        return function
 
 
 TOOLS: dict[str, ToolSpec] = {
@@ -52,14 +60,15 @@ TOOLS: dict[str, ToolSpec] = {
             "Read a text file as numbered lines (`cat -n` style: number, tab, text), or an image. "
             "Shows up to `limit` lines from line `offset`; the footer says how to read more. "
             "Read a file before you change it.",
-            ReadParams, read, read_only=True, destructive=False, idempotent=True,
+            ReadParams, "edittools.tools.read", read_only=True, destructive=False, idempotent=True,
         ),
         ToolSpec(
             "write",
             "Create a file (and its folders) or replace its whole content. Replacing needs an "
             "earlier read of the file. Keeps the file's encoding, BOM and line endings. Prefer "
             "edit for changes to part of a file.",
-            WriteParams, write, read_only=False, destructive=True, idempotent=True,
+            WriteParams, "edittools.tools.write", read_only=False, destructive=True,
+            idempotent=True,
         ),
         ToolSpec(
             "edit",
@@ -69,13 +78,14 @@ TOOLS: dict[str, ToolSpec] = {
             "found, differences in whitespace, indentation, line endings, quotes and dashes, "
             "blank lines and string escaping are tolerated when each line still maps to one "
             "line of the file, and the result says so; a miss shows the closest lines.",
-            EditParams, edit, read_only=False, destructive=True, idempotent=False,
+            EditParams, "edittools.tools.edit", read_only=False, destructive=True, idempotent=False,
         ),
         ToolSpec(
             "multi_edit",
             "Several edits to one file in one call, applied in order to the result of the "
             "previous ones. Either all apply or none does; an error names the failing edit.",
-            MultiEditParams, multi_edit, read_only=False, destructive=True, idempotent=False,
+            MultiEditParams, "edittools.tools.edit", read_only=False, destructive=True,
+            idempotent=False,
         ),
         ToolSpec(
             "apply_patch",
@@ -84,13 +94,14 @@ TOOLS: dict[str, ToolSpec] = {
             "(optionally '*** Move to:'), '*** Delete File:' sections and '@@' chunks of "
             "' '/'-'/'+' lines. All files change together or none does. Adding a file that "
             "exists, or moving a file onto one, is refused: update or delete it instead.",
-            ApplyPatchParams, apply_patch, read_only=False, destructive=True, idempotent=False,
+            ApplyPatchParams, "edittools.tools.apply_patch", read_only=False, destructive=True,
+            idempotent=False,
         ),
         ToolSpec(
             "undo",
             "Undo this session's last change to a file (write, edit, patch); call again to go "
             "further back. Refused if the file was changed by something else since.",
-            UndoParams, undo, read_only=False, destructive=True, idempotent=False,
+            UndoParams, "edittools.tools.undo", read_only=False, destructive=True, idempotent=False,
         ),
     )
 }  # fmt: skip
@@ -102,36 +113,36 @@ OPERATIONS: dict[str, ToolSpec] = {
         "insert",
         "Insert text after a line of a file you have read (line 0: at the top). The text takes "
         "the file's line endings.",
-        InsertParams, insert, read_only=False, destructive=True, idempotent=False,
+        InsertParams, "edittools.tools.insert", read_only=False, destructive=True, idempotent=False,
     ),
     "apply_patch_overwriting": ToolSpec(
         "apply_patch_overwriting",
         "apply_patch where '*** Add File:' or '*** Move to:' onto an existing file replaces it "
         "(as Codex does); the result shows what the replaced file held.",
-        ApplyPatchParams, apply_patch_overwriting, read_only=False, destructive=True,
+        ApplyPatchParams, "edittools.tools.apply_patch", read_only=False, destructive=True,
         idempotent=False,
     ),
     "changes": ToolSpec(
         "changes",
         "The net diff of every file the tools changed since a checkpoint (intermediate steps "
         "collapsed; files also changed outside the tools are marked).",
-        ChangesParams, changes, read_only=True, destructive=False, idempotent=True,
+        ChangesParams, "edittools.tools.review", read_only=True, destructive=False, idempotent=True,
     ),
     "rewind": ToolSpec(
         "rewind",
         "Put every file the tools changed since a checkpoint back as it was then, all or none. "
         "Refused for files changed outside the tools since, unless force is true.",
-        RewindParams, rewind, read_only=False, destructive=True, idempotent=False,
+        RewindParams, "edittools.tools.review", read_only=False, destructive=True, idempotent=False,
     ),
     "reject": ToolSpec(
         "reject",
         "Revert one hunk of a file's net diff since a checkpoint, if it still applies.",
-        RejectParams, reject, read_only=False, destructive=True, idempotent=False,
+        RejectParams, "edittools.tools.review", read_only=False, destructive=True, idempotent=False,
     ),
     "accept": ToolSpec(
         "accept",
         "Mark hunks of a file's net diff since a checkpoint as reviewed.",
-        AcceptParams, accept, read_only=False, destructive=False, idempotent=True,
+        AcceptParams, "edittools.tools.review", read_only=False, destructive=False, idempotent=True,
     ),
 }  # fmt: skip
 """Everything the runner runs: the listed tools, and operations only some surfaces or the review

@@ -44,6 +44,32 @@ def test_python_dash_m_edittools_runs_the_command_line(tmp_path: Path) -> None:
     assert "-x\n+y\n" in proc.stdout
 
 
+@pytest.mark.integration
+def test_the_program_exits_with_the_command_s_status_its_handlers_run_and_no_last_sweep(
+    tmp_path: Path,
+) -> None:
+    """`run` (the console script and `python -m`) skips the final collection, nothing else."""
+    (tmp_path / "a").write_text("x\n")
+    (tmp_path / "b").write_text("y\n")
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0, file=sys.stderr))\n"
+        "sys.argv = ['edittools', 'diff', 'a', 'b']\n"
+        "from edittools.cli import run\n"
+        "run()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        check=False,
+    )
+    assert (proc.returncode, proc.stderr) == (1, "frozen True\n")
+    assert "-x\n+y\n" in proc.stdout
+
+
 def test_every_root_option_states_its_default_or_that_it_is_required(capsys) -> None:
     seen = 0
     for name, command in _commands().items():

@@ -5,8 +5,11 @@ benchmarks/bench_tools.py."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -200,3 +203,25 @@ def test_a_one_line_edit_of_a_small_file_syncs_one_file_beside_the_state_commit(
             assert not session.edit("s.py", body[i], body[i] + " # z").is_error
             # The new file; the state's transaction is synced by SQLite itself (the second).
             assert len(fsyncs) == 1, fsyncs
+
+
+def test_an_edit_in_a_fresh_process_loads_only_the_tools_it_runs(root: Path) -> None:
+    """Every start of a process pays for what it imports: an edit needs neither the watcher's
+    library, the deny matcher (no deny patterns), nor the other tools' modules."""
+    (root / "a.txt").write_text("one\n")
+    code = (
+        "import json, sys\n"
+        "from edittools import Session\n"
+        "with Session(sys.argv[1], require_read=False) as session:\n"
+        "    result = session.edit('a.txt', 'one', 'two')\n"
+        "print(json.dumps([result.is_error, sorted(sys.modules)]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True
+    )
+    is_error, modules = json.loads(proc.stdout)
+    assert not is_error and (root / "a.txt").read_text() == "two\n"
+    assert "edittools.tools.edit" in modules
+    for unused in ("watchdog", "pathspec", "edittools.tools.apply_patch",
+                   "edittools.tools.review", "edittools.tools.insert"):  # fmt: skip
+        assert unused not in modules
