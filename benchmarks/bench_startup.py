@@ -1,5 +1,8 @@
 """Start-up of ``edittools diff`` on two small files, beside Python itself, git and GNU diff.
 
+Also ``edittools edit --dry-run`` of one line of the same small file: the start of a command that
+opens a session (the tools, the models, the state) and makes a change.
+
 Each command runs many times in turn (interleaved, so a busy machine slows them alike); the table
 gives the minimum and the median wall time of each and its ratio to the bare interpreter. Then
 ``python -X importtime`` lists the modules the command loads that take longest, so a regression
@@ -51,7 +54,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30, help="runs of each command")
     args = parser.parse_args()
     env = dict(os.environ, PYTHONPATH=str(HERE.parent))
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as state:
         cwd = Path(folder)
         (cwd / "old.py").write_text("".join(f"line {i}\n" for i in range(200)))
         (cwd / "new.py").write_text(
@@ -62,6 +65,10 @@ def main() -> None:
             "edittools diff": [sys.executable, "-m", "edittools", "diff", "old.py", "new.py"],
             "edittools diff --json": [
                 sys.executable, "-m", "edittools", "diff", "old.py", "new.py", "--json"
+            ],
+            "edittools edit --dry-run": [
+                sys.executable, "-m", "edittools", "edit", "--root", ".", "--state-dir", state,
+                "--dry-run", "old.py", "line 199", "line 199!",
             ],
             "git diff --no-index": ["git", "diff", "--no-index", "old.py", "new.py"],
             "GNU diff -u": ["diff", "-u", "old.py", "new.py"],
