@@ -37,3 +37,41 @@ def test_a_mapped_file_is_searched_in_place_through_a_memoryview() -> None:
             assert _bytesearch.count(view, b"\n") == 11
             assert _bytesearch.find(view, b"needle", 70_001) == -1
             view.release()
+
+
+# Long needles (searched by an anchor first) planted among near misses: copies of the needle with
+# one byte changed, so the anchor occurs often without the needle and the plain search takes over.
+_LONG = st.binary(min_size=33, max_size=80).map(lambda b: bytes(b"ab \n"[x % 4] for x in b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    needle=_LONG,
+    pieces=st.lists(
+        st.tuples(st.booleans(), st.integers(0, 79), st.binary(max_size=5)), max_size=40
+    ),
+    start=_BOUND,
+    end=_BOUND,
+)
+def test_a_long_needle_among_near_misses_is_found_where_bytes_find_finds_it(
+    needle: bytes, pieces: list[tuple[bool, int, bytes]], start: int | None, end: int | None
+) -> None:
+    parts = []
+    for whole, at, filler in pieces:
+        copy = bytearray(needle)
+        if not whole:
+            copy[at % len(copy)] ^= 0x40  # a near miss
+        parts += [bytes(copy), filler]
+    data = b"".join(parts)
+    lo = 0 if start is None else start
+    for buffer in (data, bytearray(data), memoryview(data)):
+        assert _bytesearch.find(buffer, needle, lo, end) == data.find(needle, lo, end)
+
+
+def test_a_padded_row_is_found_past_many_places_of_its_anchor() -> None:
+    row = b"000016515072 payload-91198" + b" " * 36
+    misses = [row[:40] + b"X" + row[41:] for _ in range(100)]  # anchor intact, row not
+    data = b"\n".join([*misses, row, *misses, row])
+    assert _bytesearch.find(data, row) == data.find(row) == 100 * 63
+    assert _bytesearch.find(data, row, 100 * 63 + 1) == data.find(row, 100 * 63 + 1)
+    assert _bytesearch.find(data, row, 0, 100 * 63 + len(row) - 1) == -1
