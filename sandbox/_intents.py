@@ -177,6 +177,9 @@ class Committer:
             if isinstance(write.data, Staged):
                 item.tmp = write.data.name  # noted in the state folder by its writer
                 item.version = _adopt(entry, write.data, rel)
+                # On record before the rename: without it the intent would read as a delete,
+                # and a recovery after a crash there would remove the file.
+                item.new_sha = item.version.digest
             elif write.data is not None:
                 item.tmp = temp_name()
                 stack.enter_context(self._state.pending(entry.rel.rpartition("/")[0], item.tmp))

@@ -56,6 +56,19 @@ def run(
     )
 
 
+def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`python -c CODE` in `cwd` with the project on the path, output and error captured."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        timeout=120,
+        check=False,
+    )
+
+
 def run_tty(
     *args: str | os.PathLike[str], env: dict[str, str] | None = None, columns: int = 100
 ) -> tuple[int, str]:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_harness import child_env
+from cli_harness import child_env, run_python
 
 pytestmark = pytest.mark.integration
 
@@ -107,13 +107,6 @@ def test_diffing_two_files_loads_no_models_no_rich_and_no_tools(tmp_path: Path) 
         " 'edittools._session', 'mcp', 'watchdog')\n"
         "print(sorted({m for m in sys.modules if m.startswith(heavy)}), file=sys.stderr)\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        check=False,
-    )
+    proc = run_python(code, tmp_path)
     assert "-x\n+y\n" in proc.stdout
     assert proc.stderr.strip() == "[]"

@@ -5,12 +5,10 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from cli_harness import child_env
+from cli_harness import run_python
 
 from edittools.cli import _HOMES, _cleandoc, _parser
 
@@ -69,14 +67,8 @@ def test_a_tree_numstat_loads_neither_other_commands_nor_hunks_models_or_render(
         "status = main(['diff', '--numstat', 'a', 'b'])\n"
         "sys.stderr.write(json.dumps([status, sorted(sys.modules)]))\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        check=True,
-    )
+    proc = run_python(code, tmp_path)
+    assert proc.returncode == 0, proc.stderr
     status, modules = json.loads(proc.stderr)
     assert (status, proc.stdout) == (
         1,

@@ -10,7 +10,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from cli_harness import child_env, run
+from cli_harness import child_env, run, run_python
 
 from edittools.cli import _parser, main
 
@@ -58,14 +58,7 @@ def test_the_program_exits_with_the_command_s_status_its_handlers_run_and_no_las
         "from edittools.cli import run\n"
         "run()\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=child_env(),
-        check=False,
-    )
+    proc = run_python(code, tmp_path)
     assert (proc.returncode, proc.stderr) == (1, "frozen True\n")
     assert "-x\n+y\n" in proc.stdout
 
