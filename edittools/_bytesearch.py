@@ -61,7 +61,7 @@ def find(data: Bytes, needle: bytes, start: int = 0, end: int | None = None) -> 
     return int(stringzilla.find(data, needle, place, end))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)  # a pass asks for the same needle once per chunk
 def _anchor_at(needle: bytes) -> int:
     """Where the anchor of a long needle starts: the part with the most distinct bytes (runs of
     one byte, such as padding or indentation, are what a text repeats most), among up to 33
