@@ -8,7 +8,7 @@ Bytes, bytearrays and memoryviews are searched in place (a mapped file through a
 
 A long needle is searched for by a part of it first, its anchor: StringZilla's kernel for long
 needles slows several times over on some texts (a fixed-width row padded with spaces: 0.44 s
-for a 2 GiB file against 0.09 s for a 16-byte part of the same row), while a short needle keeps
+for a 2 GiB file against 0.08 s for a 16-byte part of the same row), while a short needle keeps
 its speed. Each place the anchor occurs is checked for the whole needle; an anchor that keeps
 occurring without it hands the rest of the range to the plain search, so a poor anchor costs a
 few checks, never a pass per occurrence.

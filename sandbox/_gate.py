@@ -290,7 +290,8 @@ def _protected(rel: str) -> SandboxError:
 
 
 def _deny_spec(patterns: list[str]) -> pathspec.GitIgnoreSpec:
-    """The matcher of gitignore-style deny patterns (pathspec is imported only when some are given)."""
+    """The matcher of gitignore-style deny patterns (pathspec is imported only when there are
+    some: most sessions give none)."""
     import pathspec
 
     return pathspec.GitIgnoreSpec.from_lines(patterns)
