@@ -37,6 +37,40 @@ def test_a_pass_finds_and_writes_what_bytes_replace_does(
 ) -> None:
     """Matches across every chunk border, their true lines, both digests, and the new file the
     writer made while the pass read (committed, then compared with `bytes.replace`)."""
+    _check_pass(data, needle, replacement, chunk, replace_all)
+
+
+# Long needles (found by an anchor first) among near misses: copies with one byte changed.
+_LONG = st.binary(min_size=33, max_size=60).map(lambda b: bytes(b"ab \n"[x % 4] for x in b))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    needle=_LONG,
+    pieces=st.lists(st.tuples(st.booleans(), st.integers(0, 59), _TEXT), max_size=12),
+    replacement=st.binary(max_size=8),
+    chunk=st.integers(1, 90),
+    replace_all=st.booleans(),
+)
+def test_a_pass_with_a_long_needle_finds_and_writes_what_bytes_replace_does(
+    needle: bytes,
+    pieces: list[tuple[bool, int, bytes]],
+    replacement: bytes,
+    chunk: int,
+    replace_all: bool,
+) -> None:
+    parts = []
+    for whole, at, filler in pieces:
+        copy = bytearray(needle)
+        if not whole:
+            copy[at % len(copy)] ^= 0x40
+        parts += [bytes(copy), filler[:20]]
+    _check_pass(b"".join(parts), needle, replacement, chunk, replace_all)
+
+
+def _check_pass(
+    data: bytes, needle: bytes, replacement: bytes, chunk: int, replace_all: bool
+) -> None:
     where = _occurrences(data, needle)
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "f.txt"), "wb") as fh:
