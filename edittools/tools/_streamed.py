@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import ExitStack
 
 from edittools._errors import ToolError
 from edittools._workspace import Change, Planned, Workspace
@@ -25,7 +26,7 @@ from edittools.tools._change import change_result, commit, digest, summary, with
 from edittools.tools._guard import ensure_fresh
 from edittools.tools._params import EditParams
 from edittools.tools._scan import Scan, hash_counting, scan
-from sandbox import SandboxError, Splice, Version, bom_candidates, looks_binary
+from sandbox import SandboxError, Version, bom_candidates, looks_binary
 
 __all__ = ["check_text", "crlf_variant", "streamed_edit", "streamed_undo", "windowed_diff"]
 
@@ -286,8 +287,15 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
             shift += len(middle) - (stop - start)
     except SandboxError as exc:
         raise ToolError.from_sandbox(exc) from exc
-    with ws.sandbox.open_reader(path) as reader:
-        fd = reader.fileno()
+    with ExitStack() as held:
+        # The kernel writes the restored file while the pass below checks and hashes this one;
+        # a check that fails closes the writer without a commit, which removes its temp file.
+        writer = None if ws.dry_run else held.enter_context(ws.sandbox.splice_writer(path))
+        fd = (writer or held.enter_context(ws.sandbox.open_reader(path))).fileno()
+        if writer is not None:
+            for start, stop, old in spans:
+                writer.replace(start, stop, old)
+            writer.keep(os.fstat(fd).st_size)
         version, lines, restored = hash_counting(
             fd, spans, chunk=max(ws.options.scan_chunk_bytes, 1)
         )
@@ -304,7 +312,7 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
             )
         if restored != change.before_blob:
             # The spans read from the snapshot are not what the change replaced: the snapshot
-            # was damaged or tampered with. Their bytes are never written.
+            # was damaged or tampered with. Their bytes are never committed.
             raise ToolError.from_sandbox(
                 SandboxError(
                     "blob_corrupt",
@@ -315,11 +323,11 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
             )
         put_back = tuple(spans)
         payload = windowed_diff(fd, version.size, path, put_back, lines)
-        if ws.dry_run:
+        if writer is None:
             ws.sandbox.check_write(path)
         else:
-            splice = Splice(put_back, version.size, change.before_blob)
-            ws.commit([Planned(path, None, version, splice)], undoes=change)
+            staged = writer.finish(version.size, change.before_blob)
+            ws.commit([Planned(path, None, version, staged)], undoes=change)
     new_id = None if ws.dry_run else change.before_blob
     payload = with_refs(ws, payload, version.digest, new_id)
     return change_result(summary("Undid the last change to", payload), payload, None)
