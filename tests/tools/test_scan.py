@@ -133,6 +133,31 @@ def test_find_lines_finds_every_place_and_its_line_across_chunk_borders(
 ) -> None:
     """Each needle's places (overlapping ones too), at a line's start unless `anywhere`, with
     the line each is on: what a search of the whole bytes gives, whatever the chunk size."""
+    _check_find_lines(data, needles, chunk, anywhere)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    needle=_LONG,
+    pieces=st.lists(st.tuples(st.booleans(), st.integers(0, 59), _TEXT), max_size=10),
+    chunk=st.integers(1, 90),
+    anywhere=st.booleans(),
+)
+def test_find_lines_finds_a_long_line_among_near_misses(
+    needle: bytes, pieces: list[tuple[bool, int, bytes]], chunk: int, anywhere: bool
+) -> None:
+    """Patch lines are mostly longer than the search's anchor: the places of a long needle,
+    overlapping ones too, among copies of it with one byte changed."""
+    parts = []
+    for whole, at, filler in pieces:
+        copy = bytearray(needle)
+        if not whole:
+            copy[at % len(copy)] ^= 0x40
+        parts += [bytes(copy), filler[:20]]
+    _check_find_lines(b"".join(parts), [needle, needle[: len(needle) // 2]], chunk, anywhere)
+
+
+def _check_find_lines(data: bytes, needles: list[bytes], chunk: int, anywhere: bool) -> None:
     with tempfile.TemporaryFile() as fh:
         fh.write(data)
         fh.flush()
