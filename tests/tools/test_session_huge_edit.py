@@ -561,36 +561,41 @@ def test_a_large_file_staged_first_is_dropped_when_a_later_section_fails(tmp_pat
         assert os.listdir(s.sandbox.state_path / "pending") == []
 
 
-@pytest.mark.parametrize("tool", ["edit", "apply_patch"])
+@pytest.mark.parametrize("tool", ["edit", "apply_patch", "undo"])
 def test_a_streamed_change_killed_as_it_renames_is_carried_out_on_the_next_open(
     tmp_path: Path, tool: str
 ) -> None:
     """The instant between the intent on record and the rename of the staged file: a real child
     kills itself there. The intent must name the new content, not read as a delete."""
     (tmp_path / "big.txt").write_bytes(DATA)
-    new = DATA.replace(b"row 0100000 value", b"CHANGED", 1)
+    edited = DATA.replace(b"row 0100000 value", b"CHANGED", 1)
+    before, after = (edited, DATA) if tool == "undo" else (DATA, edited)
 
     def run() -> bool:
         rename = os.rename
+        armed = tool != "undo"  # an undo is killed, not the edit before it
 
         def die_renaming_the_temp(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
-            if str(src).endswith(TEMP_SUFFIX):
+            if armed and str(src).endswith(TEMP_SUFFIX):
                 os.kill(os.getpid(), signal.SIGKILL)
             rename(src, dst, *args, **kwargs)
 
         os.rename = die_renaming_the_temp
         with session(tmp_path, require_read=False) as s:
-            if tool == "edit":
-                result = s.edit("big.txt", "row 0100000 value", "CHANGED")
-            else:
+            if tool == "apply_patch":
                 result = s.apply_patch("*** Begin Patch\n*** Update File: big.txt\n@@\n"
                                        "-row 0100000 value 00000\n+CHANGED 00000\n*** End Patch\n")  # fmt: skip
+            else:
+                result = s.edit("big.txt", "row 0100000 value", "CHANGED")
+            if tool == "undo" and not result.is_error:
+                armed = True
+                result = s.undo("big.txt")
             return result.is_error
 
     _, status = os.waitpid(fork_running(run), 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
-    assert (tmp_path / "big.txt").read_bytes() == DATA  # killed before the rename
+    assert (tmp_path / "big.txt").read_bytes() == before  # killed before the rename
     with session(tmp_path):  # opening the root settles the open intent
         pass
-    assert (tmp_path / "big.txt").read_bytes() == new
+    assert (tmp_path / "big.txt").read_bytes() == after
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(TEMP_SUFFIX)]
