@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mmap
 import tempfile
+from collections.abc import Iterable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -39,14 +40,27 @@ def test_a_mapped_file_is_searched_in_place_through_a_memoryview() -> None:
             view.release()
 
 
-# Long needles (searched by an anchor first) planted among near misses: copies of the needle with
-# one byte changed, so the anchor occurs often without the needle and the plain search takes over.
-_LONG = st.binary(min_size=33, max_size=80).map(lambda b: bytes(b"ab \n"[x % 4] for x in b))
+LONG_NEEDLES = st.binary(min_size=33, max_size=80).map(lambda b: bytes(b"ab \n"[x % 4] for x in b))
+"""Needles longer than the search's anchor, from four bytes (shared with the streamed passes'
+tests)."""
+
+
+def planted(needle: bytes, pieces: Iterable[tuple[bool, int, bytes]]) -> bytes:
+    """Copies of `needle`, each whole or with its byte at `at` changed (a near miss: the anchor
+    often still occurs, the needle does not, and the plain search takes over), each followed by
+    its filler."""
+    parts = []
+    for whole, at, filler in pieces:
+        copy = bytearray(needle)
+        if not whole:
+            copy[at % len(copy)] ^= 0x40
+        parts += [bytes(copy), filler]
+    return b"".join(parts)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    needle=_LONG,
+    needle=LONG_NEEDLES,
     pieces=st.lists(
         st.tuples(st.booleans(), st.integers(0, 79), st.binary(max_size=5)), max_size=40
     ),
@@ -56,13 +70,7 @@ _LONG = st.binary(min_size=33, max_size=80).map(lambda b: bytes(b"ab \n"[x % 4] 
 def test_a_long_needle_among_near_misses_is_found_where_bytes_find_finds_it(
     needle: bytes, pieces: list[tuple[bool, int, bytes]], start: int | None, end: int | None
 ) -> None:
-    parts = []
-    for whole, at, filler in pieces:
-        copy = bytearray(needle)
-        if not whole:
-            copy[at % len(copy)] ^= 0x40  # a near miss
-        parts += [bytes(copy), filler]
-    data = b"".join(parts)
+    data = planted(needle, pieces)
     lo = 0 if start is None else start
     for buffer in (data, bytearray(data), memoryview(data)):
         assert _bytesearch.find(buffer, needle, lo, end) == data.find(needle, lo, end)

@@ -8,6 +8,7 @@ import tempfile
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_bytesearch import LONG_NEEDLES, planted
 
 from edittools.tools._scan import find_lines, hash_counting, scan
 from sandbox import FileWrite, Sandbox, digest_of
@@ -41,13 +42,13 @@ def test_a_pass_finds_and_writes_what_bytes_replace_does(
 
 
 # Long needles (found by an anchor first) among near misses: copies with one byte changed.
-_LONG = st.binary(min_size=33, max_size=60).map(lambda b: bytes(b"ab \n"[x % 4] for x in b))
+_FILLER = _TEXT.map(lambda text: text[:20])
 
 
 @settings(max_examples=150, deadline=None)
 @given(
-    needle=_LONG,
-    pieces=st.lists(st.tuples(st.booleans(), st.integers(0, 59), _TEXT), max_size=12),
+    needle=LONG_NEEDLES,
+    pieces=st.lists(st.tuples(st.booleans(), st.integers(0, 79), _FILLER), max_size=12),
     replacement=st.binary(max_size=8),
     chunk=st.integers(1, 90),
     replace_all=st.booleans(),
@@ -59,13 +60,7 @@ def test_a_pass_with_a_long_needle_finds_and_writes_what_bytes_replace_does(
     chunk: int,
     replace_all: bool,
 ) -> None:
-    parts = []
-    for whole, at, filler in pieces:
-        copy = bytearray(needle)
-        if not whole:
-            copy[at % len(copy)] ^= 0x40
-        parts += [bytes(copy), filler[:20]]
-    _check_pass(b"".join(parts), needle, replacement, chunk, replace_all)
+    _check_pass(planted(needle, pieces), needle, replacement, chunk, replace_all)
 
 
 def _check_pass(
@@ -138,8 +133,8 @@ def test_find_lines_finds_every_place_and_its_line_across_chunk_borders(
 
 @settings(max_examples=150, deadline=None)
 @given(
-    needle=_LONG,
-    pieces=st.lists(st.tuples(st.booleans(), st.integers(0, 59), _TEXT), max_size=10),
+    needle=LONG_NEEDLES,
+    pieces=st.lists(st.tuples(st.booleans(), st.integers(0, 79), _FILLER), max_size=10),
     chunk=st.integers(1, 90),
     anywhere=st.booleans(),
 )
@@ -148,13 +143,9 @@ def test_find_lines_finds_a_long_line_among_near_misses(
 ) -> None:
     """Patch lines are mostly longer than the search's anchor: the places of a long needle,
     overlapping ones too, among copies of it with one byte changed."""
-    parts = []
-    for whole, at, filler in pieces:
-        copy = bytearray(needle)
-        if not whole:
-            copy[at % len(copy)] ^= 0x40
-        parts += [bytes(copy), filler[:20]]
-    _check_find_lines(b"".join(parts), [needle, needle[: len(needle) // 2]], chunk, anywhere)
+    _check_find_lines(
+        planted(needle, pieces), [needle, needle[: len(needle) // 2]], chunk, anywhere
+    )
 
 
 def _check_find_lines(data: bytes, needles: list[bytes], chunk: int, anywhere: bool) -> None:
