@@ -2,9 +2,9 @@
 
 Setup downloads the two source distributions with ``pip download --no-deps --no-binary :all:``
 (once, cached under the system's temporary folder) and unpacks them. Then, in one run, each
-engine diffs the two trees as a process: ``edittools diff --numstat``, ``git diff --no-index
---stat`` and ``--numstat``, and ``diff -r``, in turn (interleaved, so a busy machine slows them
-alike); the table gives the minimum and median wall time, the ratio of the medians to ``git diff
+engine diffs the two trees as a process: ``edittools diff --numstat`` (the installed command),
+``git diff --no-index --stat`` and ``--numstat``, and ``diff -r``, in turn (interleaved, so a
+busy machine slows them alike); the table gives the minimum and median wall time, the ratio of the medians to ``git diff
 --no-index --stat`` and the load average around the runs. The package's bytecode is compiled
 first, as an installed package's is (with ``PYTHONDONTWRITEBYTECODE`` set, every run would
 otherwise compile the modules it imports). The numstats are compared file by file: names, rename
@@ -105,6 +105,13 @@ def _minimal(cwd: Path, old: str, new: str, name: str) -> tuple[str, str]:
     )
 
 
+def _program() -> list[str]:
+    """The installed ``edittools`` command beside this interpreter, as a person runs it (else
+    ``python -m edittools``, which also loads runpy)."""
+    script = Path(sys.executable).with_name("edittools")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "edittools"]
+
+
 def bench(repeats: int = 9) -> None:
     """Fetch the trees and print the table and the numstat comparison."""
     folder = Path(tempfile.gettempdir()) / "edittools-bench-trees"
@@ -113,7 +120,7 @@ def bench(repeats: int = 9) -> None:
     old, new = old_tree.name, new_tree.name
     files = sum(1 for path in old_tree.rglob("*") if path.is_file())
     commands = {
-        "edittools diff --numstat": [sys.executable, "-m", "edittools", "diff", "--numstat"],
+        "edittools diff --numstat": [*_program(), "diff", "--numstat"],
         "git diff --no-index --stat": ["git", "diff", "--no-index", "--stat"],
         "git diff --no-index --numstat": ["git", "diff", "--no-index", "--numstat"],
         "diff -r": ["diff", "-r"],

@@ -24,17 +24,18 @@ import typing as _typing
 from edittools._lazy import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
+    from edittools.diff._defaults import DEFAULT_BUDGET, RENAME_THRESHOLD
     from edittools.diff._errors import DiffError
     from edittools.diff._files import diff_dirs, diff_files, line_diff_dirs, line_diff_files
     from edittools.diff._inline import InlineSpans, inline_spans
-    from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
+    from edittools.diff._line_diff import LineDiff, line_diff
     from edittools.diff._parse import is_unified, parse_unified, strip_components
     from edittools.diff._patch_model import FilePatch, PatchHunk
     from edittools.diff._payload import hunks_payload, payload_of
     from edittools.diff._snippet import snippet_diff
     from edittools.diff._span import diff_span, diff_spans
     from edittools.diff._texts import diff_buffers, diff_texts
-    from edittools.diff._tree import RENAME_THRESHOLD, TreeEntry, tree_diff
+    from edittools.diff._tree import TreeEntry, tree_diff
     from edittools.diff._unified import hunk_header, unified_excerpt
 
 __all__ = [
@@ -68,8 +69,8 @@ __all__ = [
 ]
 
 _HOMES = {
-    "DEFAULT_BUDGET": "edittools.diff._line_diff",
-    "RENAME_THRESHOLD": "edittools.diff._tree",
+    "DEFAULT_BUDGET": "edittools.diff._defaults",
+    "RENAME_THRESHOLD": "edittools.diff._defaults",
     "DiffError": "edittools.diff._errors",
     "FilePatch": "edittools.diff._patch_model",
     "InlineSpans": "edittools.diff._inline",

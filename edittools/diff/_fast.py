@@ -4,7 +4,8 @@ From an aligned pair of line starts the scanner skips the identical stretch at m
 (`common_prefix`) and counts its newlines for line numbers; at the first difference it diffs a
 window of lines on each side exactly (`diff_keys`). The changes up to the first run of `CONFIRM`
 equal lines are committed and skipping resumes on that run; when no such run shows, the window
-grows fourfold, and past `DENSE` bytes the rest of the region is diffed in one exact piece.
+grows fourfold, and past `DENSE` bytes, or once it covers half the rest of the region on both
+sides, the rest is diffed in one exact piece.
 Before each larger window, the exact diff's time is predicted from the density of changes in the
 last one; if it would overrun the budget, the rest gets `coarse_changes` instead and the result is
 flagged not minimal. Each window's diff is exact; committing at a long equal run is the "identical
@@ -115,6 +116,10 @@ def _scan(
         while True:
             wa = ea if size >= dense else forward_bytes(old, i, size, ea)
             wb = eb if size >= dense else forward_bytes(new, j, size, eb)
+            if (wa - i) * 2 >= ea - i and (wb - j) * 2 >= eb - j:
+                # A window over half the rest on both sides would be followed by the whole
+                # rest if it found no run to commit at: diff the rest at once, not both.
+                wa, wb = ea, eb
             whole = wa == ea and wb == eb
             if span and deadline is not None:
                 # Predict this window's exact diff from the density of changes in the last

@@ -19,16 +19,20 @@ import stat
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import partial
-from pathlib import Path
+from importlib import import_module
 from typing import TYPE_CHECKING
 
+from edittools.diff._defaults import DEFAULT_BUDGET, RENAME_THRESHOLD
 from edittools.diff._errors import DiffError
 from edittools.diff._forked import in_parallel
-from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
-from edittools.diff._tree import RENAME_THRESHOLD, TreeEntry, tree_diff
 
 if TYPE_CHECKING:
     from edittools.artifacts import ChangesetPayload, DiffPayload
+    from edittools.diff._line_diff import LineDiff
+    from edittools.diff._tree import TreeEntry
+
+# The engine (`line_diff`, `tree_diff` and what they import) is loaded where a diff is made:
+# a tree diff loads it while the trees are walked.
 
 PathArg = str | os.PathLike[str]
 _READ = 1 << 20
@@ -84,6 +88,8 @@ def line_diff_files(
 
     `path` names the file for the hunks' function context (default: `new`, else `old`).
     """
+    from edittools.diff._line_diff import line_diff
+
     name = path if path is not None else os.fspath(new if new is not None else old or "")
     with ExitStack() as stack:
         old_data = stack.enter_context(_mapped(old))
@@ -111,7 +117,7 @@ def _mapped(name: PathArg | None) -> Iterator[bytes | mmap.mmap | None]:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise DiffError("not_a_file", f"{Path(name)} is {kind}; give two regular files.")
+            raise DiffError("not_a_file", f"{os.fspath(name)} is {kind}; give two regular files.")
         if info.st_size == 0:
             yield b""
             return
@@ -139,11 +145,16 @@ def line_diff_dirs(
     diffs half of the trees in a forked child process when two CPUs are free for it and no
     other thread runs (else all here); the result is the same either way.
     """
-    old_root, new_root = Path(old), Path(new)
+    old_root, new_root = os.fspath(old), os.fspath(new)
     if parallel:
-        old_names, new_names = in_parallel([partial(_walk, old_root), partial(_walk, new_root)])
+        # The engine loads here while the child walks the other tree.
+        old_names, new_names = in_parallel(
+            [partial(_walk, old_root), partial(_walk, new_root)], meanwhile=_load_engine
+        )
     else:
         old_names, new_names = _walk(old_root), _walk(new_root)
+    from edittools.diff._tree import tree_diff
+
     with _reader(old_root) as read_old, _reader(new_root) as read_new:
         return tree_diff(
             old_names,
@@ -195,10 +206,14 @@ def diff_dirs(
     return ChangesetPayload(files=files, stats=stats)
 
 
-def _walk(root: Path) -> list[str]:
+def _load_engine() -> None:
+    import_module("edittools.diff._tree")
+
+
+def _walk(root: PathArg) -> list[str]:
     """Every regular file and symbolic link under `root`, by relative name."""
-    if not root.is_dir():
-        raise DiffError("not_a_directory", f"{root} is not a folder; give two folders.")
+    if not os.path.isdir(root):
+        raise DiffError("not_a_directory", f"{os.fspath(root)} is not a folder; give two folders.")
     found: list[str] = []
     pending = [("", os.fspath(root))]
     while pending:
@@ -214,7 +229,7 @@ def _walk(root: Path) -> list[str]:
 
 
 @contextmanager
-def _reader(root: Path) -> Iterator[Callable[[str], bytes]]:
+def _reader(root: PathArg) -> Iterator[Callable[[str], bytes]]:
     """A function that reads a file of the tree by its relative name (a link: its target).
 
     Names are opened relative to one descriptor of the root, held for the reader's life. The

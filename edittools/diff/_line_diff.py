@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from edittools.diff._collector import collector_paused
+from edittools.diff._defaults import DEFAULT_BUDGET
 from edittools.diff._engine import line_changes, line_counts
 from edittools.diff._lines import is_binary, valid_utf8
 from edittools.diff._mapped import Mapped
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
 
 Operation = Literal["create", "modify", "delete", "rename"]
 
-DEFAULT_BUDGET = 1.0
-"""Seconds the exact (minimal) diff may take before a coarser, still correct one is returned."""
 
 # Bytes of new per change below which the binary check scans the whole changed range at once.
 DENSE_CHECK = 4096

@@ -14,12 +14,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from edittools.diff._defaults import DEFAULT_BUDGET
 from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
 from edittools.diff._heading import Headings
 from edittools.diff._hunks import HeadingOf, build_hunks
 from edittools.diff._inline import Budget
-from edittools.diff._line_diff import DEFAULT_BUDGET
 from edittools.diff._lines import decode, is_binary, to_bytes
 from edittools.diff._payload import binary_payload, text_payload
 from edittools.diff._texts import diff_texts

@@ -5,8 +5,9 @@ from __future__ import annotations
 import mmap
 from typing import TYPE_CHECKING
 
+from edittools.diff._defaults import DEFAULT_BUDGET
 from edittools.diff._errors import DiffError
-from edittools.diff._line_diff import DEFAULT_BUDGET, line_diff, operation_of
+from edittools.diff._line_diff import line_diff, operation_of
 from edittools.diff._lines import decode, to_bytes
 from edittools.diff._payload import payload_of
 

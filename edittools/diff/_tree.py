@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from functools import partial
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
-from edittools.diff._line_diff import DEFAULT_BUDGET, LineDiff, line_diff
+from edittools.diff._defaults import DEFAULT_BUDGET, RENAME_THRESHOLD
+from edittools.diff._line_diff import LineDiff, line_diff
 
-RENAME_THRESHOLD = 0.5
-"""Least similarity for a deleted and an added file to count as a rename (git's default)."""
 RENAME_LIMIT = 1000
 """Past this many deleted (or added) files, only identical contents are paired (as git)."""
 TASK_FILES = 32
@@ -103,13 +102,28 @@ def tree_diff(
     if run is None:
         entries = changed(common) + unpaired()
     else:
-        tasks = [unpaired] + [
-            partial(changed, common[start : start + TASK_FILES])
+        # Tasks hand back plain tuples, which a runner in another process passes on faster.
+        tasks = [partial(_plain, unpaired)] + [
+            partial(_plain, changed, common[start : start + TASK_FILES])
             for start in range(0, len(common), TASK_FILES)
         ]
-        entries = [entry for done in run(tasks) for entry in done]
+        entries = [
+            TreeEntry(path, old_path, LineDiff(*fields), similarity)
+            for done in run(tasks)
+            for path, old_path, fields, similarity in done
+        ]
     entries.sort(key=lambda entry: entry.path)
     return entries
+
+
+_PlainEntry = tuple[str, str | None, tuple[Any, ...], int | None]
+
+
+def _plain(task: Callable[..., list[TreeEntry]], *args: Any) -> list[_PlainEntry]:
+    """`task`'s entries as tuples of plain values (a hunk stays a named tuple)."""
+    return [
+        (entry.path, entry.old_path, tuple(entry.result), entry.similarity) for entry in task(*args)
+    ]
 
 
 def _unpaired(

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_harness import run_python
+from cli_harness import run, run_python, run_tty
 
 from edittools.cli import _HOMES, _cleandoc, _parser
 
@@ -61,15 +61,16 @@ def test_a_tree_numstat_loads_neither_other_commands_nor_hunks_models_or_render(
     (tmp_path / "b" / "new.txt").write_text("".join(f"line {i}\n" for i in range(1, 20)))
     code = (
         "import json, os, sys\n"
+        "before = set(sys.modules)\n"
         # One CPU: all the work in this process, whose modules are listed.
         "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
         "from edittools.cli import main\n"
         "status = main(['diff', '--numstat', 'a', 'b'])\n"
-        "sys.stderr.write(json.dumps([status, sorted(sys.modules)]))\n"
+        "sys.stderr.write(json.dumps([status, sorted(sys.modules), sorted(before)]))\n"
     )
     proc = run_python(code, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    status, modules = json.loads(proc.stderr)
+    status, modules, before = json.loads(proc.stderr)
     assert (status, proc.stdout) == (
         1,
         "1\t1\tf.txt\n0\t0\tkept.txt => moved.txt\n0\t1\told.txt => new.txt\n",
@@ -82,3 +83,28 @@ def test_a_tree_numstat_loads_neither_other_commands_nor_hunks_models_or_render(
     for heavy in ("edittools.render", "edittools.diff._hunks", "edittools.diff._parse"):
         assert heavy not in ours
     assert not {"pydantic", "rich", "dataclasses", "inspect", "hashlib"} & set(modules)
+    # Nor what a convenience would pull in beyond what the interpreter loaded before the
+    # command: pathlib for its paths, shutil for the help's width (argparse's way).
+    assert not {"pathlib", "shutil"} & (set(modules) - set(before))
+
+
+def _options_width(help_text: str) -> int:
+    """The longest line of the options part of a help text (descriptions are kept raw)."""
+    options = help_text.replace("\r\n", "\n").split("\noptions:\n", 1)[1]
+    return max(map(len, options.splitlines()))
+
+
+@pytest.mark.parametrize(("columns", "least"), [(50, 40), (80, 70), (120, 90)])
+def test_help_wraps_at_the_width_columns_gives(columns: int, least: int) -> None:
+    """Never past it (less argparse's margin of 2), and near it where the help is that long
+    (at 120, the longest option line fits unwrapped)."""
+    proc = run("diff", "--help", env={"COLUMNS": str(columns)})
+    assert least < _options_width(proc.stdout) <= columns - 2
+
+
+def test_help_wraps_at_the_terminal_s_width_without_columns() -> None:
+    status, output = run_tty("diff", "--help", columns=100)
+    assert status == 0
+    assert 90 < _options_width(output) <= 98
+    # Piped, with neither a terminal nor COLUMNS: 80, as argparse has it.
+    assert _options_width(run("diff", "--help").stdout) <= 78

@@ -11,6 +11,7 @@ import os
 import select
 import threading
 from pathlib import Path
+from typing import NamedTuple
 
 from edittools.diff import line_diff_dirs, tree_diff
 from edittools.diff._files import _reader, _walk
@@ -111,6 +112,71 @@ def failing(failure: str) -> dict[str, object]:
 class _Unpicklable:
     def __reduce__(self) -> str | tuple[object, ...]:
         raise TypeError("not picklable")
+
+
+class Pair(NamedTuple):
+    first: int
+    second: int
+
+
+def kinds(batch: str) -> dict[str, object]:
+    """Results come back from the child as they left it: a `plain` batch (marshalled) and a
+    `mixed` one, whose named tuple and set marshal refuses (pickled)."""
+    parent = os.getpid()
+    started_read, started_write = os.pipe()
+
+    def value(index: int) -> object:
+        if batch == "mixed" and index % 2:
+            return (Pair(index, -index), {index})
+        return [index, "text", b"bytes", (1.5, None, True), {"k": [index]}, 2**70]
+
+    def task(index: int) -> tuple[object, int]:
+        if os.getpid() != parent:
+            os.write(started_write, b"x")
+        elif index == 0:  # the parent's first task waits until the child has taken one
+            select.select([started_read], [], [], WAIT)
+        return value(index), os.getpid()
+
+    try:
+        results = in_parallel([lambda i=i: task(i) for i in range(6)])
+    finally:
+        os.close(started_read)
+        os.close(started_write)
+    by_child = [i for i, (_, pid) in enumerate(results) if pid != parent]
+    return {
+        "by_child": len(by_child),
+        "kinds": [
+            [type(part).__name__ for part in results[i][0]]  # type: ignore[attr-defined]
+            for i in by_child
+        ],
+        "same": [result for result, _ in results] == [value(i) for i in range(6)],
+    }
+
+
+def meanwhile() -> dict[str, object]:
+    """`meanwhile` runs here, once, while the child is still busy: the child's task waits for
+    it (bounded), and the parent's task waits until the child has taken its own."""
+    parent = os.getpid()
+    started_read, started_write = os.pipe()
+    ran_read, ran_write = os.pipe()
+    calls: list[int] = []
+
+    def task() -> tuple[str, bool]:
+        if os.getpid() != parent:
+            os.write(started_write, b"x")
+            return "child", bool(select.select([ran_read], [], [], WAIT)[0])
+        return "parent", bool(select.select([started_read], [], [], WAIT)[0])
+
+    def note() -> None:
+        calls.append(os.getpid())
+        os.write(ran_write, b"x")
+
+    try:
+        results = in_parallel([task, task], meanwhile=note)
+    finally:
+        for fd in (started_read, started_write, ran_read, ran_write):
+            os.close(fd)
+    return {"results": sorted(results), "calls": [pid == parent for pid in calls]}
 
 
 def threads() -> dict[str, object]:

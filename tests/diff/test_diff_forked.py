@@ -65,6 +65,33 @@ def test_results_keep_their_order_in_this_process_too() -> None:
 
 
 @forking
+@pytest.mark.parametrize("batch", ["plain", "mixed"])
+def test_results_come_back_from_the_child_as_they_left_it(batch: str) -> None:
+    """Plain data travels marshalled; a batch with a named tuple (which marshal refuses)
+    pickled. Either way every value keeps its type: tuples stay tuples, bytes bytes."""
+    result = fresh("kinds", batch)
+    assert result["by_child"] and result["same"] is True
+    plain = ["int", "str", "bytes", "tuple", "dict", "int"]
+    assert all(kinds in (plain, ["Pair", "set"]) for kinds in result["kinds"])  # type: ignore[attr-defined]
+
+
+@forking
+def test_meanwhile_runs_here_once_while_the_child_still_works() -> None:
+    assert fresh("meanwhile") == {
+        "results": [["child", True], ["parent", True]],
+        "calls": [True],
+    }
+
+
+def test_meanwhile_runs_once_after_the_tasks_in_one_process() -> None:
+    order: list[str] = []
+    results = in_parallel(
+        [lambda: order.append("task") or 1], meanwhile=lambda: order.append("meanwhile")
+    )
+    assert results == [1] and order == ["task", "meanwhile"]
+
+
+@forking
 def test_a_child_is_forked_only_without_other_threads() -> None:
     assert fresh("threads") == {"alone": True, "beside_a_thread": False, "pids": 1}
 

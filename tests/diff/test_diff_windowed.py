@@ -10,9 +10,11 @@ from hunk_apply import apply_hunks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from edittools.diff import _fast as fast
 from edittools.diff import diff_texts
 from edittools.diff._changes import Change
 from edittools.diff._engine import region_changes, trim_common
+from edittools.diff._exact import KeyDiff
 from edittools.diff._fast import coarse_changes, scan_changes, scan_counts
 from edittools.diff._hunks import build_hunks
 
@@ -188,3 +190,43 @@ def test_coarse_chunks_cut_by_line_count_keep_offsets_right(final_newline: bool)
     changes = coarse_changes(old, new, (0, len(old), 0, len(new)), 0, 0)
     assert apply_hunks(old, build_hunks(old, new, changes, context=3)) == new
     assert _count(changes) >= _exact_count(old, new)
+
+
+def _window_sizes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The lines on each side of every exact diff the scanner runs, as it runs them."""
+    sizes: list[tuple[int, int]] = []
+    exact = fast.diff_keys
+
+    def spy(a: list[bytes], b: list[bytes]) -> KeyDiff:
+        sizes.append((len(a), len(b)))
+        return exact(a, b)
+
+    monkeypatch.setattr(fast, "diff_keys", spy)
+    return sizes
+
+
+def test_a_window_over_half_the_rest_on_both_sides_becomes_the_whole_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A dense 30 KiB rewrite: the 4 KiB window finds no run to commit at, and the next one
+    (16 KiB) would cover over half of what is left, so the rest is diffed at once: two exact
+    diffs, not a third over the whole after the 16 KiB one."""
+    old = b"".join(b"old line number %05d, kept apart\n" % i for i in range(900))
+    new = b"".join(b"new line number %05d, kept apart\n" % i for i in range(900))
+    sizes = _window_sizes(monkeypatch)
+    added, removed, minimal = scan_counts(old, new, 0, len(old), 0, len(new), None)
+    assert (added, removed, minimal) == (900, 900, True)
+    assert len(sizes) == 2 and sizes[-1] == (900, 900)
+
+
+def test_a_short_rest_on_one_side_does_not_pull_in_the_long_rest_of_the_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """New ends a few lines in, old goes on for megabytes: the windows on old still start
+    small (the long side is never split whole for a window the short side fills)."""
+    old = b"".join(b"removed line %07d\n" % i for i in range(200_000))
+    new = b"kept apart\n" * 10
+    sizes = _window_sizes(monkeypatch)
+    added, removed, _ = scan_counts(old, new, 0, len(old), 0, len(new), None)
+    assert (added, removed) == (10, 200_000)
+    assert sizes[0][0] < 1000
