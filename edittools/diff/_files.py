@@ -22,6 +22,7 @@ from functools import partial
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from edittools.diff._collector import collector_paused
 from edittools.diff._defaults import DEFAULT_BUDGET, RENAME_THRESHOLD
 from edittools.diff._errors import DiffError
 from edittools.diff._forked import in_parallel
@@ -146,27 +147,30 @@ def line_diff_dirs(
     other thread runs (else all here); the result is the same either way.
     """
     old_root, new_root = os.fspath(old), os.fspath(new)
-    if parallel:
-        # The engine loads here while the child walks the other tree.
-        old_names, new_names = in_parallel(
-            [partial(_walk, old_root), partial(_walk, new_root)], meanwhile=_load_engine
-        )
-    else:
-        old_names, new_names = _walk(old_root), _walk(new_root)
-    from edittools.diff._tree import tree_diff
+    # Walking, reading and diffing thousands of files makes hundreds of thousands of lists
+    # and tuples, none in a cycle: the collector's passes over them would free nothing.
+    with collector_paused():
+        if parallel:
+            # The engine loads here while the child walks the other tree.
+            old_names, new_names = in_parallel(
+                [partial(_walk, old_root), partial(_walk, new_root)], meanwhile=_load_engine
+            )
+        else:
+            old_names, new_names = _walk(old_root), _walk(new_root)
+        from edittools.diff._tree import tree_diff
 
-    with _reader(old_root) as read_old, _reader(new_root) as read_new:
-        return tree_diff(
-            old_names,
-            new_names,
-            read_old,
-            read_new,
-            rename_threshold=rename_threshold,
-            context=context,
-            budget=budget,
-            hunks=hunks,
-            run=in_parallel if parallel else None,
-        )
+        with _reader(old_root) as read_old, _reader(new_root) as read_new:
+            return tree_diff(
+                old_names,
+                new_names,
+                read_old,
+                read_new,
+                rename_threshold=rename_threshold,
+                context=context,
+                budget=budget,
+                hunks=hunks,
+                run=in_parallel if parallel else None,
+            )
 
 
 def diff_dirs(

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
-from edittools.diff import diff_texts
+import pytest
+
+from edittools.diff import _files as files
+from edittools.diff import diff_texts, line_diff_dirs
 from edittools.diff._collector import collector_paused
 
 
@@ -36,3 +42,40 @@ def test_a_collector_switched_off_by_the_caller_stays_off() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_tree_diff_walks_reads_and_diffs_with_the_collector_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thousands of files make hundreds of thousands of lists and tuples between the diffs
+    (which pause the collector themselves): the whole tree diff runs with it off, and leaves
+    it on after."""
+    for side, change in (("old", b"a"), ("new", b"b")):
+        for index in range(40):
+            path = tmp_path / side / f"d{index % 4}" / f"f{index}.txt"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(b"line\n" + change + b"\n")
+    seen: list[tuple[str, bool]] = []
+    walk, reader = files._walk, files._reader
+
+    def watched_walk(root: str) -> list[str]:
+        seen.append(("walk", gc.isenabled()))
+        return walk(root)
+
+    @contextmanager
+    def watched_reader(root: str) -> Iterator[Callable[[str], bytes]]:
+        with reader(root) as read:
+
+            def watched_read(name: str) -> bytes:
+                seen.append(("read", gc.isenabled()))
+                return read(name)
+
+            yield watched_read
+
+    monkeypatch.setattr(files, "_walk", watched_walk)
+    monkeypatch.setattr(files, "_reader", watched_reader)
+    entries = line_diff_dirs(tmp_path / "old", tmp_path / "new", hunks=False)
+    assert len(entries) == 40
+    assert {kind for kind, _ in seen} == {"walk", "read"}
+    assert not any(enabled for _, enabled in seen)
+    assert gc.isenabled()
