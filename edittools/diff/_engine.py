@@ -57,13 +57,20 @@ def line_changes(
     return scan_changes(old, new, pa, ea, pb, eb, first, deadline)
 
 
-def line_counts(old: bytes, new: bytes, *, deadline: float | None = None) -> tuple[int, int, bool]:
+def line_counts(
+    old: bytes,
+    new: bytes,
+    *,
+    deadline: float | None = None,
+    bounds: tuple[int, int, int, int] | None = None,
+) -> tuple[int, int, bool]:
     """Added and removed lines of the diff `line_changes` finds, and whether it is minimal.
 
     A small middle is counted from the length of the common subsequence alone, without building
     change blocks; a large one by the scanner of `line_changes`, without locating the changes.
+    `bounds` is the middle `trim_common` gives, when the caller has it already.
     """
-    pa, ea, pb, eb = trim_common(old, new)
+    pa, ea, pb, eb = trim_common(old, new) if bounds is None else bounds
     if pa == ea and pb == eb:
         return 0, 0, True
     if (ea - pa) + (eb - pb) <= SMALL_REGION:

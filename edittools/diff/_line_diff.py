@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from edittools.diff._collector import collector_paused
 from edittools.diff._defaults import DEFAULT_BUDGET
-from edittools.diff._engine import line_changes, line_counts
+from edittools.diff._engine import line_changes, line_counts, trim_common
 from edittools.diff._lines import is_binary, valid_utf8
 from edittools.diff._mapped import Mapped
 
@@ -123,7 +123,7 @@ def line_diff(
         return _binary(old_bytes, new_bytes, operation)
     deadline = None if budget is None else time.monotonic() + budget
     if not hunks:
-        return _counted(old_bytes, new_bytes, operation, new_checked, deadline)
+        return _counted(old_bytes, new_bytes, operation, old_checked and new_checked, deadline)
     from edittools.diff._heading import Headings
     from edittools.diff._hunks import plain_hunks
 
@@ -137,14 +137,17 @@ def line_diff(
 
 
 def _counted(
-    old: bytes, new: bytes, operation: Operation, new_checked: bool, deadline: float | None
+    old: bytes, new: bytes, operation: Operation, check_new: bool, deadline: float | None
 ) -> LineDiff:
-    """The line counts alone. New is checked for binary content whole (a scan at memory
-    speed), which spares locating each change in it."""
-    if new_checked and is_binary(new):
+    """The line counts alone. With `check_new`, new's middle is checked for binary content
+    (its lines before and after are old's, already checked): one range, which spares locating
+    each change in it."""
+    bounds = trim_common(old, new)
+    _, _, pb, eb = bounds
+    if check_new and (new.find(b"\0", pb, eb) >= 0 or not valid_utf8(new, pb, eb)):
         return _binary(old, new, operation)
     with collector_paused():
-        added, removed, minimal = line_counts(old, new, deadline=deadline)
+        added, removed, minimal = line_counts(old, new, deadline=deadline, bounds=bounds)
     identical = not added and not removed
     return LineDiff(operation, [], minimal, False, identical, (added, removed))
 

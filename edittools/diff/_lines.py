@@ -29,11 +29,11 @@ def is_binary(data: bytes) -> bool:
 
 def valid_utf8(data: bytes, start: int, end: int) -> bool:
     """Say whether ``data[start:end]`` (whole lines) is valid UTF-8."""
-    whole = start == 0 and end == len(data)
-    if data.isascii() if whole else data[start:end].isascii():
+    if start == 0 and end == len(data) and data.isascii():
         return True
     # Validate in chunks cut at newlines (a UTF-8 sequence never contains a newline byte), so a
-    # mostly-ASCII file never becomes one large str in memory.
+    # mostly-ASCII file never becomes one large str in memory, nor a range of a memory map one
+    # large copy.
     while start < end:
         cut = data.find(NL, min(start + _CHUNK, end), end)
         cut = end if cut < 0 else cut + 1

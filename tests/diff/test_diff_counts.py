@@ -9,7 +9,17 @@ from diff_corpus import Case, corpus, large_corpus
 
 from edittools.diff import line_diff, line_diff_dirs, tree_diff
 
-CASES = [*corpus(), *large_corpus()[:3], Case("binary-new", b"a\n", b"a\0\n")]
+# Binary content in new's changed lines, around unchanged non-ASCII text (only the changed
+# lines of new are checked: the others are old's), and valid UTF-8 that changes.
+_AROUND = "é\n".encode() * 40
+CASES = [
+    *corpus(),
+    *large_corpus()[:3],
+    Case("binary-new", b"a\n", b"a\0\n"),
+    Case("invalid-utf8-in-new", _AROUND + b"a\n" + _AROUND, _AROUND + b"\xff\n" + _AROUND),
+    Case("nul-in-new", _AROUND + b"a\n" + _AROUND, _AROUND + b"b\0\n" + _AROUND),
+    Case("utf8-changes", _AROUND + b"a\n" + _AROUND, _AROUND + "ü\n".encode() + _AROUND),
+]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
@@ -25,6 +35,11 @@ def test_counts_without_hunks_equal_the_counts_of_the_hunks(case: Case) -> None:
     )
     if full.minimal:
         assert counted.minimal
+
+
+def test_new_s_changed_lines_decide_binary_when_counting() -> None:
+    binary = {case.name: line_diff(case.old, case.new, hunks=False).binary for case in CASES[-3:]}
+    assert binary == {"invalid-utf8-in-new": True, "nul-in-new": True, "utf8-changes": False}
 
 
 def test_tree_counts_without_hunks_match_the_hunks(tmp_path: Path) -> None:
