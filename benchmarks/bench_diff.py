@@ -7,7 +7,8 @@ the ratio to ``git diff --no-index``, the +N/-N each engine reports and its peak
 maximum resident size for processes, and for in-process engines the peak of memory allocated by
 the call (inputs already in memory; measured in a separate, untimed run with tracemalloc).
 
-Usage: ``python benchmarks/bench_diff.py [--quick] [--cases NAME,...] [--huge] [--trees]``.
+Usage: ``python benchmarks/bench_diff.py [--quick] [--cases NAME,...] [--huge] [--trees
+[--repeat N]]``.
 ``--huge`` runs only the memory-mapped diff of a 10M-line pair (see ``huge_files.py``);
 ``--trees`` only the diff of two releases' source trees (see ``release_trees.py``). The corpus
 is generated with a fixed seed into ``benchmarks/.corpus/`` (git-ignored) on first use. ``--quick`` uses fewer
@@ -283,12 +284,18 @@ def main() -> None:
     parser.add_argument(
         "--trees", action="store_true", help="only two releases' source trees (downloads them)"
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=9,
+        help="with --trees: runs of each command (more give a steadier median on a busy machine)",
+    )
     args = parser.parse_args()
     if args.huge:
         huge_files.bench()
         return
     if args.trees:
-        release_trees.bench()
+        release_trees.bench(args.repeat)
         return
     names = set(args.cases.split(",")) if args.cases else None
     started = time.perf_counter()
