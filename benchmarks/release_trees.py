@@ -4,10 +4,12 @@ Setup downloads the two source distributions with ``pip download --no-deps --no-
 (once, cached under the system's temporary folder) and unpacks them. Then, in one run, each
 engine diffs the two trees as a process: ``edittools diff --numstat`` (the installed command),
 ``git diff --no-index --stat`` and ``--numstat``, and ``diff -r``, in turn (interleaved, so a
-busy machine slows them alike); the table gives the minimum and median wall time, the ratio of the medians to ``git diff
---no-index --stat`` and the load average around the runs. The package's bytecode is compiled
-first, as an installed package's is (with ``PYTHONDONTWRITEBYTECODE`` set, every run would
-otherwise compile the modules it imports). The numstats are compared file by file: names, rename
+busy machine slows them alike); the table gives the minimum and median wall time, the ratio of
+the medians to ``git diff --no-index --stat``, the median of the ratios of each run to git's run
+of the same round ("paired", which follows less of a drift in the machine's speed), and the load
+average around the runs. The package's bytecode is compiled first, as an installed package's
+is (with ``PYTHONDONTWRITEBYTECODE`` set, every run would otherwise compile the modules it
+imports). The numstats are compared file by file: names, rename
 pairs and counts. Where the counts differ, GNU ``diff --minimal`` on that file says which side
 is minimal (git's default diff is not always minimal, and the engine's is).
 """
@@ -128,7 +130,8 @@ def bench(repeats: int = 9) -> None:
     load_before = os.getloadavg()[0]
     results = _timed({name: [*argv, old, new] for name, argv in commands.items()}, folder, repeats)
     load_after = os.getloadavg()[0]
-    git = statistics.median(results["git diff --no-index --stat"][0])
+    git_times = results["git diff --no-index --stat"][0]
+    git = statistics.median(git_times)
     print(
         f"\n## {PACKAGE} {RELEASES[0]} -> {RELEASES[1]} source trees ({files} files in the old one)"
     )
@@ -136,10 +139,17 @@ def bench(repeats: int = 9) -> None:
         f"{repeats} interleaved runs each; load average (1 min) {load_before:.2f} before, "
         f"{load_after:.2f} after, on {os.cpu_count()} CPUs"
     )
-    print(f"{'engine':<32} {'min':>8} {'median':>9} {'x git --stat':>13}")
+    print(f"{'engine':<32} {'min':>8} {'median':>9} {'x git --stat':>13} {'paired':>7}")
     for name, (times, _) in results.items():
         median = statistics.median(times)
-        print(f"{name:<32} {min(times):>7.3f}s {median:>8.3f}s {median / git:>13.3f}")
+        # Each run beside git's run of the same round: a machine whose speed drifts during the
+        # runs moves both, and the median of these ratios follows less of the drift.
+        paired = statistics.median(
+            run / beside for run, beside in zip(times, git_times, strict=True)
+        )
+        print(
+            f"{name:<32} {min(times):>7.3f}s {median:>8.3f}s {median / git:>13.3f} {paired:>7.3f}"
+        )
     ours = _our_rows(results["edittools diff --numstat"][1])
     theirs = _git_rows(results["git diff --no-index --numstat"][1], old, new)
     same_names = ours.keys() == theirs.keys()
