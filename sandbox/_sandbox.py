@@ -424,9 +424,9 @@ class Sandbox:
 
         Each `FileWrite` is a compare-and-swap (`expect`); a delete has `data` None and removes a
         file, never a symbolic link (not_a_file: a rollback would put a regular file in its place;
-        `delete` removes a link). Folders for new files are made (and removed again on failure). `record(connection, intent_id)` adds the
-        caller's rows to the state index in the same transaction that records the change, so they
-        exist exactly when the change does. See `_intents` for the protocol and its recovery.
+        `delete` removes a link). Folders for new files are made (and removed again on failure).
+        `record(connection, intent_id)` adds the caller's rows to the state index in the same
+        transaction that records the change, so they exist exactly when the change does. See `_intents` for the protocol and its recovery.
         """
         return self._committer.commit(writes, record)
 

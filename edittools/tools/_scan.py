@@ -81,29 +81,52 @@ def scan(
 
 
 class _Hashes:
-    """The digests of the old and the new content, fed in order on a worker thread.
+    """The digests of the old content and of the new one (the old with spans replaced), fed in
+    file order on a worker thread.
 
-    Until `fork` the new content is the old one (nothing differs yet); `fork` copies the old
-    digest's state, and from then on each is fed its own bytes.
+    Until the first change the new content is the old one: the old digest's state is copied
+    there (`fork`), so the common prefix is hashed once. `change` and `settle` take the file's
+    bytes as a view of a buffer that holds the file from offset `origin`; each digest remembers
+    how far it has been fed (`old_to`, `new_to`: offsets in the old file).
     """
 
     def __init__(self, pool: ThreadPoolExecutor) -> None:
         self._pool = pool
         self._old = Digester()
         self._new: Digester | None = None
+        self._forked = False
+        self.old_to = self.new_to = 0
         self.last: Future[None] | None = None
 
-    def old(self, data: memoryview) -> None:
+    def change(self, view: memoryview, origin: int, start: int, stop: int, data: bytes) -> None:
+        """The new content holds `data` in place of the old bytes ``[start, stop)``."""
+        if not self._forked:
+            self._old_bytes(view[self.old_to - origin : start - origin])
+            self.old_to = start
+            self.last = self._pool.submit(self._fork)
+            self._forked = True
+        elif self.new_to < start:
+            self._new_bytes(view[self.new_to - origin : start - origin])
+        self._new_bytes(data)
+        self.new_to = max(self.new_to, stop)
+
+    def settle(self, view: memoryview, origin: int, settled: int, *, new: bool = True) -> None:
+        """Everything before `settled` is decided: feed the old bytes up to it, and (with `new`)
+        the new content's kept bytes too."""
+        self._old_bytes(view[self.old_to - origin : settled - origin])
+        self.old_to = settled
+        if new and self._forked and settled > self.new_to:
+            self._new_bytes(view[self.new_to - origin : settled - origin])
+            self.new_to = settled
+
+    def _old_bytes(self, data: memoryview) -> None:
         if len(data):
             self.last = self._pool.submit(self._old.update, data)
-
-    def fork(self) -> None:
-        self.last = self._pool.submit(self._fork)
 
     def _fork(self) -> None:
         self._new = self._old.copy()
 
-    def new(self, data: bytes | memoryview) -> None:
+    def _new_bytes(self, data: bytes | memoryview) -> None:
         if len(data):
             self.last = self._pool.submit(self._feed_new, data)
 
@@ -112,9 +135,31 @@ class _Hashes:
         self._new.update(data)
 
     def hexdigests(self) -> tuple[str, str | None]:
+        """The old digest, and the new one (None when nothing was changed: it is the old)."""
         if self.last is not None:
             self.last.result()
         return self._old.hexdigest(), None if self._new is None else self._new.hexdigest()
+
+
+class _Ring:
+    """The read buffers of a pass, taken in turn; a buffer is handed out again only once the
+    worker is done with the bytes it was given from it."""
+
+    def __init__(self, size: int) -> None:
+        self.bufs = [bytearray(size) for _ in range(_RING)]
+        self.views = [memoryview(b) for b in self.bufs]
+        self._busy: list[Future[None] | None] = [None] * _RING
+
+    def take(self, n: int) -> tuple[bytearray, memoryview]:
+        """The `n`-th buffer of the pass (the ring's slot `n`), once it is free."""
+        slot = n % _RING
+        if (job := self._busy[slot]) is not None:
+            job.result()
+        return self.bufs[slot], self.views[slot]
+
+    def lend(self, n: int, job: Future[None] | None) -> None:
+        """The `n`-th buffer is in use until `job` (the last hash fed from it) is done."""
+        self._busy[n % _RING] = job
 
 
 class _Pass:
@@ -128,26 +173,19 @@ class _Pass:
         self.keep_new = True
         self.counting = True
         self.counted_to = self.newlines = 0  # newlines in the file before `counted_to`
-        self.old_from = self.new_from = 0  # what each digest has been fed up to
-        self.forked = False
         self.next_ok = 0  # where the next match may start (matches do not overlap)
 
     def run(self) -> None:
         tail = len(self.needle) - 1
-        ring = [bytearray(self.chunk + tail) for _ in range(_RING)]
-        views = [memoryview(b) for b in ring]
-        busy: list[Future[None] | None] = [None] * _RING
+        ring = _Ring(self.chunk + tail)
         base = 0  # file offset of the next read
         prev_end = 0
         k = 0
         while True:
-            slot = k % _RING
-            if (job := busy[slot]) is not None:
-                job.result()  # the worker is done with this buffer's bytes
-            buf, view = ring[slot], views[slot]
+            buf, view = ring.take(k)
             carry = min(tail, base)
             if carry:
-                view[:carry] = views[(k - 1) % _RING][prev_end - carry : prev_end]
+                view[:carry] = ring.views[(k - 1) % _RING][prev_end - carry : prev_end]
             got = _read_full(self.fd, view[carry : carry + self.chunk], base)
             at_end = got < self.chunk
             end = carry + got  # the buffer holds the file's [origin, origin + end)
@@ -155,7 +193,7 @@ class _Pass:
             self._matches(buf, view, origin, end)
             settled = origin + end if at_end else max(origin + end - tail, self.next_ok)
             self._settle(buf, view, origin, settled)
-            busy[slot] = self.hashes.last
+            ring.lend(k, self.hashes.last)
             prev_end, base = end, origin + end
             k += 1
             if at_end:
@@ -188,16 +226,7 @@ class _Pass:
             self.next_ok = stop
 
     def _replace(self, view: memoryview, origin: int, start: int, stop: int) -> None:
-        hashes = self.hashes
-        if not self.forked:
-            hashes.old(view[self.old_from - origin : start - origin])
-            self.old_from = start
-            hashes.fork()
-            self.forked = True
-        else:
-            hashes.new(view[self.new_from - origin : start - origin])
-        hashes.new(self.replacement)
-        self.new_from = stop
+        self.hashes.change(view, origin, start, stop, self.replacement)
         if self.writer is not None:
             self.writer.replace(start, stop, self.replacement)
 
@@ -208,11 +237,7 @@ class _Pass:
                 buf, b"\n", self.counted_to - origin, settled - origin
             )
             self.counted_to = settled
-        self.hashes.old(view[self.old_from - origin : settled - origin])
-        self.old_from = settled
-        if self.keep_new and self.forked and settled > self.new_from:
-            self.hashes.new(view[self.new_from - origin : settled - origin])
-            self.new_from = settled
+        self.hashes.settle(view, origin, settled, new=self.keep_new)
         if self.keep_new and self.writer is not None:
             self.writer.keep(settled)
 
@@ -295,19 +320,12 @@ def hash_counting(
     state up to the first span (see `_Hashes`)."""
     lines: list[int] = []
     at = newlines = 0
-    k = 0  # the next span whose data the new content has not been fed
-    kept_from = 0  # where, in the old file, the new content's next kept bytes start
-    forked = False
-    ring = [bytearray(max(chunk, 1)) for _ in range(_RING)]
-    views = [memoryview(b) for b in ring]
-    busy: list[Future[None] | None] = [None] * _RING
+    k = 0  # the next span not yet told to the digests
+    ring = _Ring(max(chunk, 1))
     with ThreadPoolExecutor(1) as pool:
         hashes = _Hashes(pool)
         for n in itertools.count():
-            slot = n % _RING
-            if (job := busy[slot]) is not None:
-                job.result()  # the worker is done with this buffer's bytes
-            buf, view = ring[slot], views[slot]
+            buf, view = ring.take(n)
             got = _read_full(fd, view, at)
             if not got:
                 break
@@ -318,30 +336,14 @@ def hash_counting(
                 lines.append(newlines + _bytesearch.count(buf, b"\n", 0, start - at) + 1)
             if len(lines) < len(spans):  # lines are counted only as far as a span needs them
                 newlines += _bytesearch.count(buf, b"\n", 0, got)
-            fed = at  # how far the old content is fed from this buffer
             while k < len(spans) and spans[k][0] < stop:
-                start, end, data = spans[k]
-                if not forked:
-                    hashes.old(view[fed - at : start - at])
-                    fed = start
-                    hashes.fork()
-                    forked = True
-                elif kept_from < start:
-                    hashes.new(view[max(kept_from, at) - at : start - at])
-                hashes.new(data)
-                kept_from = max(kept_from, end)
+                hashes.change(view, at, *spans[k])
                 k += 1
-            hashes.old(view[fed - at : got])
-            if forked and kept_from < stop:
-                hashes.new(view[max(kept_from, at) - at : got])
-                kept_from = stop
-            busy[slot] = hashes.last
+            hashes.settle(view, at, stop)
+            ring.lend(n, hashes.last)
             at = stop
-        for _, _, data in spans[k:]:  # spans at the very end
-            if not forked:
-                hashes.fork()
-                forked = True
-            hashes.new(data)
+        for span in spans[k:]:  # spans at the very end
+            hashes.change(memoryview(b""), at, *span)
         old_hex, new_hex = hashes.hexdigests()
     lines += [newlines + 1] * (len(spans) - len(lines))  # spans at the very end
     st = os.fstat(fd)

@@ -63,9 +63,11 @@ def streamed_patch(
                 writer.replace(start, stop, new)
             writer.keep(size)
         version, new_digest, payload = settled(ws, fd, path, size, spans, must_have_read=False)
-        content: Splice | Staged = Splice(tuple(spans), size, new_digest)
-        if writer is not None:
-            content = writer.finish(size, new_digest)
+        content: Splice | Staged = (
+            Splice(tuple(spans), size, new_digest)
+            if writer is None
+            else writer.finish(size, new_digest)
+        )
     return content, version, payload.model_copy(update={"match": "exact"})
 
 
