@@ -22,9 +22,10 @@ class SessionOptions:
     `tolerant` allows the tolerant matching tiers of `edit` when the exact match fails.
     `syntax_check` says what a change that breaks the file's syntax gets: a warning in its result
     (`warn`), a `syntax_error` refusal that writes nothing (`refuse`), or no check (`off`); files
-    over `syntax_max_bytes` are not checked. `allow_git_writes` lifts the rule that refuses writes
-    under `.git/` (git runs hooks and reads its config as code, so a tool writing there can make git
-    run code). A diff artifact carries its full old and new texts inline only when both together
+    over `syntax_max_bytes` are not checked, and a check stops after `syntax_budget` seconds of
+    parsing (the change is still made; its result says it was not checked). `allow_git_writes`
+    lifts the rule that refuses writes under `.git/` (git runs hooks and reads its config as code,
+    so a tool writing there can make git run code). A diff artifact carries its full old and new texts inline only when both together
     are at most `inline_text_bytes`; it refers to them by id anyway.
     `checkpoint_on_start` takes a checkpoint when the session opens (reused when nothing changed
     since the newest one); tools that only look at checkpoints turn it off.
@@ -44,5 +45,6 @@ class SessionOptions:
     journal: bool = True
     syntax_check: SyntaxPolicy = "warn"
     syntax_max_bytes: int = 1 * MiB
+    syntax_budget: float = 0.25
     checkpoint_on_start: bool = True
     scan_chunk_bytes: int = SCAN_CHUNK

@@ -11,14 +11,25 @@ merge a new error with an old one above it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import time
+from dataclasses import dataclass, replace
 
 from edittools.artifacts import Diagnostic
 from edittools.syntax._errors import SyntaxFault, faults
 from edittools.syntax._fragments import recheck
 from edittools.syntax._languages import checks_fragments, empty_nodes_query, grammar, language_of
-from edittools.syntax._trees import Kept, Span, changed_span, exact, keep, parse, reparse
-from edittools.syntax._warming import kept_tree
+from edittools.syntax._trees import (
+    Kept,
+    OutOfTime,
+    Span,
+    changed_span,
+    exact,
+    keep,
+    parse,
+    reparse,
+    take,
+)
 
 _SHOWN = 3  # faults described in the note; the payload lists them all
 _TITLES = {
@@ -38,6 +49,8 @@ class SyntaxCheck:
     """Errors the change introduced (severity `error`), or one `info` note when skipped."""
     excerpt: str = ""
     """The new text's lines around the first few errors, numbered, for the model."""
+    note: str = ""
+    """A sentence the model reads although nothing broke (a check that ran out of time)."""
 
     @property
     def broken(self) -> bool:
@@ -65,25 +78,48 @@ class SyntaxCheck:
 def unchecked(path: str, max_bytes: int) -> SyntaxCheck | None:
     """What a file over `max_bytes` gets instead of a check: an `info` note saying so (None when
     no grammar covers the file's name)."""
+    return _skipped(path, f"the file is over {max_bytes} bytes")
+
+
+def _skipped(path: str, why: str) -> SyntaxCheck | None:
+    """A check that did not happen, with an `info` note saying why (None: no grammar)."""
     language_name = language_of(path)
     if language_name is None or grammar(language_name) is None:
         return None
-    note = Diagnostic(
-        message=f"Syntax not checked: the file is over {max_bytes} bytes.",
-        severity="info",
-        source="syntax",
-    )
+    note = Diagnostic(message=f"Syntax not checked: {why}.", severity="info", source="syntax")
     return SyntaxCheck(path, language_name, (note,))
 
 
 def check_change(
-    path: str, old: str | None, new: str, *, max_bytes: int | None = None
+    path: str,
+    old: str | None,
+    new: str,
+    *,
+    max_bytes: int | None = None,
+    budget: float | None = None,
 ) -> SyntaxCheck | None:
     """Check that changing `path` from `old` (None: a new file) to `new` breaks no syntax.
 
     Returns None when there is no grammar for the file's name, and a check with an `info` note
-    when a text is over `max_bytes` (UTF-8) and so was not parsed.
+    when a text is over `max_bytes` (UTF-8) and so was not parsed, or when parsing took longer
+    than `budget` seconds (None: no limit) and was stopped. Some grammars are super-linear on long
+    runs of one token (tens of seconds for a few KB): a tool always sets a budget.
     """
+    deadline = math.inf if budget is None else time.monotonic() + budget
+    try:
+        return _check(path, old, new, max_bytes, deadline)
+    except OutOfTime:  # what is kept for the file, if anything, is still a whole parse
+        assert budget is not None  # only a deadline halts a parse
+        why = f"parsing took longer than its budget of {budget * 1000:.0f} ms"
+        skipped = _skipped(path, why)
+        if skipped is None:
+            return None
+        return replace(skipped, note=f"Syntax not checked: {why}; the change was made.")
+
+
+def _check(
+    path: str, old: str | None, new: str, max_bytes: int | None, deadline: float
+) -> SyntaxCheck | None:
     language_name = language_of(path)
     language = None if language_name is None else grammar(language_name)
     if language_name is None or language is None:
@@ -104,26 +140,26 @@ def check_change(
         kept = None
     else:
         span = changed_span(old_bytes, new_bytes)
-        kept = kept_tree(language, path, old_bytes)
+        kept = take(language, path, old_bytes)
     if kept is not None and old_bytes is not None and checks_fragments(language_name):
-        moved = recheck(kept, empty, new_bytes, span)
+        moved = recheck(kept, empty, new_bytes, span, deadline)
         if moved is not None:
             keep(path, moved)
             return SyntaxCheck(path, language_name, ())
-    old_tree = None if kept is None else exact(kept)
+    old_tree = None if kept is None else exact(kept, deadline)
     if old_bytes is not None and old_tree is not None:
-        new_tree = reparse(language, old_bytes, old_tree.copy(), new_bytes, span)
+        new_tree = reparse(language, old_bytes, old_tree.copy(), new_bytes, span, deadline)
     else:
-        new_tree = parse(language, new_bytes)
+        new_tree = parse(language, new_bytes, deadline)
     keep(path, Kept(language, new_bytes, new_tree))
     start, old_end, new_end = span
-    found = faults(new_tree, empty, _lines_around(new_bytes, start, new_end))
+    found = faults(new_tree, new_bytes, empty, _lines_around(new_bytes, start, new_end))
     if not found:
         return SyntaxCheck(path, language_name, ())
     if old_bytes is not None:
         if old_tree is None:
-            old_tree = parse(language, old_bytes)
-        before = faults(old_tree, empty, _lines_around(old_bytes, start, old_end))
+            old_tree = parse(language, old_bytes, deadline)
+        before = faults(old_tree, old_bytes, empty, _lines_around(old_bytes, start, old_end))
         found = _introduced(before, found, old_bytes, new_bytes, span)
     diagnostics = tuple(_diagnostic(new_bytes, fault, start) for fault in found)
     return SyntaxCheck(path, language_name, diagnostics, _excerpt(new, diagnostics[:_SHOWN]))

@@ -22,9 +22,9 @@ class SyntaxFault:
 
 
 def faults(
-    tree: Tree, empty: Query | None = None, within: tuple[int, int] | None = None
+    tree: Tree, source: bytes, empty: Query | None = None, within: tuple[int, int] | None = None
 ) -> list[SyntaxFault]:
-    """The tree's ERROR and MISSING nodes, outermost only, in file order.
+    """The ERROR and MISSING nodes of `tree`, the parse of `source`, outermost only, in file order.
 
     Only subtrees that contain an error are visited, so a clean tree costs nothing. `empty`
     captures nodes that are errors when empty; they are looked for in the byte range `within`
@@ -43,7 +43,7 @@ def faults(
         if node.is_missing:
             found.append(_fault(node, f"missing {_token(node)}"))
         elif node.is_error:
-            found.append(_fault(node, _unexpected(node)))
+            found.append(_fault(node, _unexpected(node, source)))
         elif node.has_error:
             stack.extend(reversed(node.children))
     return sorted(found, key=lambda fault: fault.start_byte)
@@ -59,9 +59,12 @@ def _token(node: Node) -> str:
     return kind if kind.isidentifier() else f"'{kind}'"
 
 
-def _unexpected(node: Node) -> str:
-    """Say where the text that does not parse begins, quoting its first line (shortened)."""
-    text = (node.text or b"").decode("utf-8", "replace").strip()
+def _unexpected(node: Node, source: bytes) -> str:
+    """Say where the text that does not parse begins, quoting its first line (shortened).
+
+    The text is cut from `source` by the node's range, never read through the binding.
+    """
+    text = source[node.start_byte : node.end_byte].decode("utf-8", "replace").strip()
     first = text.split("\n", 1)[0].strip()
     if not first:
         return "does not parse"

@@ -34,7 +34,9 @@ _MAX_FRAGMENT = 32 * 1024  # past this a fragment costs about what the increment
 _TRIES = 3  # statements tried, innermost first, before the whole file is parsed
 
 
-def recheck(kept: Kept, empty: Query | None, new: bytes, span: Span) -> Kept | None:
+def recheck(
+    kept: Kept, empty: Query | None, new: bytes, span: Span, deadline: float
+) -> Kept | None:
     """`kept` moved to `new` when a statement around the change `span` still parses, else None.
 
     The innermost statements (or the region) around the change are tried in turn, parsed old and
@@ -45,7 +47,9 @@ def recheck(kept: Kept, empty: Query | None, new: bytes, span: Span) -> Kept | N
     shift = new_end - old_end
     for region in _regions(kept, span)[:_TRIES]:
         moved = replace(region, end=region.end + shift)
-        if _clean(kept, empty, kept.source, region) and _clean(kept, empty, new, moved):
+        if _clean(kept, empty, kept.source, region, deadline) and _clean(
+            kept, empty, new, moved, deadline
+        ):
             break
     else:
         return None
@@ -137,7 +141,7 @@ def _first_body(node: Node) -> Node | None:
     return None
 
 
-def _clean(kept: Kept, empty: Query | None, source: bytes, region: Region) -> bool:
+def _clean(kept: Kept, empty: Query | None, source: bytes, region: Region, deadline: float) -> bool:
     """Whether the region's lines of `source`, as a fragment, parse with no error and end where
     their closer does, inside the block the opener opened."""
     line = source.rfind(b"\n", 0, region.start) + 1
@@ -149,9 +153,9 @@ def _clean(kept: Kept, empty: Query | None, source: bytes, region: Region) -> bo
         return False  # it would continue into its closer, where the file continues elsewhere
     opener = _OPENER if indent else b""
     fragment = b"".join((opener, lines, b"\n", region.closer, _CLOSER, b"\n"))
-    tree = parse(kept.language, fragment)
+    tree = parse(kept.language, fragment, deadline)
     root = tree.root_node
-    if root.has_error or faults(tree, empty, (0, len(fragment))):
+    if root.has_error or faults(tree, fragment, empty, (0, len(fragment))):
         return False
     statements = _statements(root)
     if opener:

@@ -68,7 +68,7 @@ _loading = threading.Lock()
 
 
 def _forked() -> None:
-    # A background parse may have been loading a grammar when the process forked.
+    # Another thread of the host may have been loading a grammar when the process forked.
     global _loading
     _loading = threading.Lock()
 

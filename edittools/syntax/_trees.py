@@ -1,5 +1,12 @@
 """Parsing with tree-sitter, and the trees kept for the next change of a recently seen file.
 
+Every parse goes through `parse`, the one native boundary of this package (see
+docs/native-boundaries.md): the parser reads the source through a callback that returns new
+`bytes` objects, which the binding holds while it reads them, never a view of a buffer that could be
+released or resized; a deadline halts it (the binding honours its progress callback only for a
+callback source). Nothing reads a node's text through the binding (`Node.text` calls the read
+callback again and frees the result before reading it): text is cut from our own bytes by range.
+
 The last few parsed texts keep their trees, so the next change to the same file need not parse it
 from scratch: it re-checks only the statements it touched (`_fragments`), or re-parses
 incrementally (`Tree.edit`), which on a large file costs a fraction of a full parse.
@@ -7,8 +14,8 @@ incrementally (`Tree.edit`), which on a large file costs a fraction of a full pa
 
 from __future__ import annotations
 
-import os
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -17,6 +24,11 @@ from tree_sitter import Language, Parser, Point, Tree
 Span = tuple[int, int, int]
 
 _KEEP = 8  # trees kept: one per recently changed file, for its next change
+_CHUNK = 64 * 1024  # bytes handed to the parser per read
+
+
+class OutOfTime(Exception):
+    """A parse was halted at its deadline."""
 
 
 @dataclass(frozen=True)
@@ -48,15 +60,6 @@ _trees: OrderedDict[str, Kept] = OrderedDict()
 _guard = threading.Lock()
 
 
-def _forked() -> None:
-    # A background parse may have held the lock when the process forked.
-    global _guard
-    _guard = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_forked)
-
-
 def take(language: Language, path: str, source: bytes) -> Kept | None:
     """Remove and return what is kept for `path` if it is the parse of `source`, else None.
 
@@ -86,25 +89,48 @@ def holds(path: str, source: bytes) -> bool:
         return kept is not None and kept.source == source
 
 
-def exact(kept: Kept) -> Tree:
+def exact(kept: Kept, deadline: float) -> Tree:
     """The tree of `kept.source` with no stale region: re-parsed incrementally if it has some."""
     if not kept.regions:
         return kept.tree
-    return Parser(kept.language).parse(kept.source, kept.tree)
+    return parse(kept.language, kept.source, deadline, kept.tree)
 
 
-def parse(language: Language, source: bytes) -> Tree:
-    """A full parse of `source`."""
-    return Parser(language).parse(source)
+def parse(language: Language, source: bytes, deadline: float, old_tree: Tree | None = None) -> Tree:
+    """Parse `source` (reusing `old_tree`, already edited to match it, when given).
+
+    Raises `OutOfTime` once `time.monotonic()` passes `deadline`.
+    """
+
+    def read(offset: int, _point: Point) -> bytes:
+        # A new bytes object: the binding keeps it alive until its next read.
+        return source[offset : offset + _CHUNK]
+
+    def halt(_offset: int, _has_error: bool) -> bool:
+        return time.monotonic() > deadline
+
+    parser = Parser(language)
+    try:
+        if old_tree is None:
+            tree = parser.parse(read, progress_callback=halt)
+        else:
+            tree = parser.parse(read, old_tree, progress_callback=halt)
+    except ValueError as exc:  # the binding's word for a halted parse
+        raise OutOfTime from exc
+    if tree is None:
+        raise OutOfTime
+    return tree
 
 
-def reparse(language: Language, old: bytes, old_tree: Tree, new: bytes, span: Span) -> Tree:
+def reparse(
+    language: Language, old: bytes, old_tree: Tree, new: bytes, span: Span, deadline: float
+) -> Tree:
     """Parse `new` reusing `old_tree`, the tree of `old`; `span` says where they differ.
 
     `old_tree` is edited in place to describe the change, then handed to the parser.
     """
     move(old_tree, old, new, span)
-    return Parser(language).parse(new, old_tree)
+    return parse(language, new, deadline, old_tree)
 
 
 def move(tree: Tree, old: bytes, new: bytes, span: Span) -> None:

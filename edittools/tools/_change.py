@@ -100,7 +100,11 @@ def vet(
     if policy == "off" or not isinstance(new, str):
         return None
     check = check_change(
-        path, old if isinstance(old, str) else None, new, max_bytes=ws.options.syntax_max_bytes
+        path,
+        old if isinstance(old, str) else None,
+        new,
+        max_bytes=ws.options.syntax_max_bytes,
+        budget=ws.options.syntax_budget,
     )
     if check is not None and check.broken and policy == "refuse" and may_refuse:
         diagnostics = [d.model_dump(mode="json") for d in check.diagnostics]
@@ -127,8 +131,13 @@ def with_syntax(payload: DiffPayload, check: SyntaxCheck | None) -> DiffPayload:
 
 
 def syntax_note(check: SyntaxCheck | None) -> str:
-    """The lines a result's value gains when the change broke the syntax (else nothing)."""
-    return "" if check is None or not check.broken else "\n" + check.describe(kept=True)
+    """The lines a result's value gains when the change broke the syntax, or its check ran out of
+    time (else nothing)."""
+    if check is None:
+        return ""
+    if check.broken:
+        return "\n" + check.describe(kept=True)
+    return "\n" + check.note if check.note else ""
 
 
 def change_result(value: str, payload: DiffPayload, check: SyntaxCheck | None) -> ToolResult:

@@ -17,7 +17,6 @@ from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.artifacts.builders import by_reference, error_result
 from edittools.diff import DiffError
-from edittools.syntax import in_call
 from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
 
@@ -34,8 +33,7 @@ def run_tool(
     with `is_error` and a stable code. A dry run computes the change and its diff, writes nothing
     and is not journaled.
     """
-    with in_call():  # no background parse holds the interpreter meanwhile
-        return _journaled(ws, name, arguments, dry_run=dry_run)
+    return _journaled(ws, name, arguments, dry_run=dry_run)
 
 
 def _journaled(

@@ -24,7 +24,7 @@ from edittools.artifacts import (
     ToolResult,
 )
 from edittools.artifacts.builders import code_result
-from edittools.syntax import language_of, warm_up
+from edittools.syntax import language_of
 from edittools.tools._guard import read_existing_at
 from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered, plain_numbered
 from edittools.tools._params import ReadParams
@@ -63,8 +63,6 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
     document = decode(data, counts=ws.contents.newline_counts(version.digest))
     ws.contents.note_newline_counts(version.digest, document.newline_counts)
     seen = ws.note_seen(path, data, version)
-    if ws.options.syntax_check != "off" and len(data) <= ws.options.syntax_max_bytes:
-        warm_up(path, document.text)  # a change usually follows: its check finds the tree
     if not document.text:
         return ToolResult(
             value=f"{path} is empty (0 lines). It was recorded as read, so you may write it.",

@@ -1,23 +1,15 @@
 """A change checked on the statement it touched alone, with the tree of the text it started from
-kept; and that tree parsed in the background after a read, between tool calls."""
+kept."""
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from edittools import Session
-from edittools.syntax import SyntaxCheck, _fragments, check_change, in_call, warm_up
+from edittools.syntax import SyntaxCheck, _fragments, check_change
 from edittools.syntax import _trees as trees
-from edittools.syntax import _warming as warming
-from edittools.syntax._languages import grammar
 
 MODULE = '''"""A module with the shapes a change meets."""
 
@@ -60,15 +52,11 @@ for item in range(3):
     print(item)
 '''
 
-BIG = MODULE * 60 + "LAST = 1\n"  # over the size a read parses ahead
-
 
 @pytest.fixture(autouse=True)
 def no_kept_trees() -> Iterator[None]:
-    assert warming.settle(10)
     trees._trees.clear()
     yield
-    assert warming.settle(10)
     trees._trees.clear()
 
 
@@ -201,114 +189,3 @@ def test_random_line_edits_with_kept_trees_agree_with_checks_from_scratch() -> N
         trees.keep("a.py", kept)
         text = new
     assert fragments > 10
-
-
-def test_a_read_parses_the_file_in_the_background_for_its_first_edit(tmp_path: Path) -> None:
-    text = BIG
-    (tmp_path / "big.py").write_text(text)
-    (tmp_path / "small.py").write_text(MODULE)
-    with Session(tmp_path) as session:
-        session.read("big.py")
-        session.read("small.py")
-        assert warming.settle(10)
-        assert trees.holds("big.py", text.encode())
-        assert not trees.holds("small.py", MODULE.encode())  # parsed at its change: cheap
-        result = session.edit("big.py", "LAST = 1", "LAST = 2")
-        assert not result.is_error and "Syntax check" not in result.value
-    # The edit re-checked only the statement it touched: the tree was the read's.
-    kept = trees._trees["big.py"]
-    assert kept.regions and kept.source == text.replace("LAST = 1", "LAST = 2").encode()
-
-
-def test_no_background_parse_when_the_check_is_off(tmp_path: Path) -> None:
-    text = BIG
-    (tmp_path / "big.py").write_text(text)
-    with Session(tmp_path, syntax_check="off") as session:
-        session.read("big.py")
-    assert warming.settle(10)
-    assert not trees.holds("big.py", text.encode())
-
-
-def test_the_background_parse_waits_while_a_call_runs() -> None:
-    text = BIG
-    with in_call():
-        warm_up("big.py", text)
-        # A bounded wait for what must not happen: the parse may not run during the call.
-        assert not warming.settle(0.3)
-        assert not trees.holds("big.py", text.encode())
-    assert warming.settle(10)
-    assert trees.holds("big.py", text.encode())
-
-
-def test_a_check_during_a_call_has_the_parse_it_needs_finished(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The worker holds back after calls and during them, but not from a parse a call needs."""
-    text = BIG
-    monkeypatch.setattr(warming, "_QUIET", 60.0)
-    with in_call():
-        pass  # a call just ended: the worker now waits a minute before it parses
-    warm_up("big.py", text)
-    with warming._turns:  # until the worker has taken the parse on (and holds back)
-        assert warming._turns.wait_for(lambda: "big.py" in warming._running, 10)
-    outcome: list[SyntaxCheck | None] = []
-
-    def check() -> None:
-        with in_call():
-            outcome.append(check_change("big.py", text, text.replace("LAST = 1", "LAST = 2")))
-
-    caller = threading.Thread(target=check)
-    caller.start()
-    caller.join(20)
-    assert not caller.is_alive(), "the check waited for a parse that waited for calls to end"
-    assert outcome and outcome[0] is not None and outcome[0].diagnostics == ()
-    assert trees._trees["big.py"].regions  # it used the tree the worker parsed
-
-
-def test_a_process_forked_while_the_worker_holds_its_lock_can_still_check() -> None:
-    """Locks a background thread held at the fork stay held in the child unless reset."""
-    holding, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with warming._turns, trees._guard:
-            holding.set()
-            release.wait(10)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert holding.wait(10)
-    pid = os.fork()
-    if pid == 0:  # the child: a call and a check, then out
-        with in_call():
-            check = check_change("a.py", None, MODULE)
-        os._exit(0 if check is not None and not check.broken else 1)
-    release.set()
-    holder.join(10)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            assert os.waitstatus_to_exitcode(status) == 0
-            return
-        time.sleep(0.01)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    pytest.fail("the forked child hung on a lock its parent's thread held")
-
-
-def test_a_parse_halted_at_every_step_gives_the_tree_of_a_whole_parse(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    language = grammar("python")
-    assert language is not None
-    source = (MODULE * 5).encode()
-    monkeypatch.setattr(warming, "_SLICE", 0.0)
-    slices = 0
-
-    def count() -> None:
-        nonlocal slices
-        slices += 1
-
-    tree = warming.sliced_parse(language, source, count)
-    assert tree is not None and slices > 10
-    assert str(tree.root_node) == str(trees.parse(language, source).root_node)
