@@ -107,9 +107,16 @@ def _name(path: str | None, new: PathArg | None, old: PathArg | None) -> str:
     return os.fspath(given)
 
 
+_MAP_FROM = 16 * 1024 * 1024
+"""Files this large are mapped rather than read. A mapped file that another process truncates
+raises SIGBUS on the next read of a lost page, which kills the process: only where reading the
+whole file would cost its size in memory is that risk taken (docs/native-boundaries.md)."""
+
+
 @contextmanager
 def _mapped(name: PathArg | None) -> Iterator[bytes | mmap.mmap | None]:
-    """A read-only map of a regular file (``b""`` when empty: an empty file cannot be mapped)."""
+    """A regular file's content: read when small, a read-only map from `_MAP_FROM` bytes up
+    (``b""`` when empty: an empty file cannot be mapped)."""
     if name is None:
         yield None
         return
@@ -119,8 +126,9 @@ def _mapped(name: PathArg | None) -> Iterator[bytes | mmap.mmap | None]:
         if not stat.S_ISREG(info.st_mode):
             kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
             raise DiffError("not_a_file", f"{os.fspath(name)} is {kind}; give two regular files.")
-        if info.st_size == 0:
-            yield b""
+        if info.st_size < _MAP_FROM:
+            with os.fdopen(os.dup(fd), "rb") as file:
+                yield file.read()
             return
         with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as data:
             yield data
