@@ -23,9 +23,9 @@ statement alone answered.
 
 Then the cost: one-line edits at random lines of a generated 10,000-line Python file and of the
 installed module closest to that length, through the session with `syntax_check` `warn` and `off`
-side by side in one run: the read, the first edit after it (once the parse the read started has
-finished, as during the agent's turn), a later edit, the first edit with no pause after the read,
-and with nothing parsed before; median, 90th percentile and maximum of the added time per edit and
+side by side in one run: the read, the first edit after it (a full parse: nothing is parsed
+ahead), a later edit (checked against the tree the first kept), and the first edit with nothing
+read before; median, 90th percentile and maximum of the added time per edit and
 of the check's own time.
 """
 
@@ -35,6 +35,7 @@ import argparse
 import ast
 import json
 import keyword
+import math
 import os
 import random
 import re
@@ -58,7 +59,6 @@ from edittools.syntax import _trees as trees
 from edittools.syntax import check_change, language_of
 from edittools.syntax._errors import faults
 from edittools.syntax._languages import checks_fragments, grammar
-from edittools.syntax._warming import settle
 
 SUFFIXES = {".py", ".js", ".json", ".c", ".h", ".hpp", ".md", ".yaml", ".toml", ".css", ".html",
             ".sh", ".go"}  # fmt: skip
@@ -132,7 +132,7 @@ def _edits(
     lang = grammar(language)
     assert lang is not None
     source = text.encode("utf-8")
-    leaves = list(_leaves(trees.parse(lang, source).root_node))
+    leaves = list(_leaves(trees.parse(lang, source, math.inf).root_node))
     harmless: list[Edit] = []
     breaking: list[Edit] = []
 
@@ -141,11 +141,15 @@ def _edits(
         return rng.sample(chosen, min(per_kind, len(chosen)))
 
     for leaf in pick(lambda n: n.is_named and n.type.endswith("identifier")):
-        harmless.append(("rename", _splice(source, leaf, (leaf.text or b"") + b"_x")))
+        harmless.append(
+            ("rename", _splice(source, leaf, source[leaf.start_byte : leaf.end_byte] + b"_x"))
+        )
     for leaf in pick(lambda n: n.is_named and n.type in NUMBERS):
         harmless.append(("number", _splice(source, leaf, b"42")))
     for leaf in pick(lambda n: n.is_named and n.type in STRINGS):
-        harmless.append(("string", _splice(source, leaf, b"x" + (leaf.text or b""))))
+        harmless.append(
+            ("string", _splice(source, leaf, b"x" + source[leaf.start_byte : leaf.end_byte]))
+        )
     for leaf in pick(lambda n: n.type in BRACKETS):
         breaking.append(("bracket", _splice(source, leaf, b"")))
     for leaf in pick(lambda n: n.type in QUOTES):
@@ -199,7 +203,9 @@ class _Checker:
         assert lang is not None
         source = text.encode("utf-8")
         fragments = checks_fragments(self.language)
-        self.kept = trees.Kept(lang, source, trees.parse(lang, source)) if fragments else None
+        self.kept = (
+            trees.Kept(lang, source, trees.parse(lang, source, math.inf)) if fragments else None
+        )
 
     def flagged(self, name: str, old: str, new: str) -> bool:
         trees._trees.clear()
@@ -238,7 +244,8 @@ def accuracy(per_language: int, per_kind: int, seed: int) -> None:
             if text is None or (oracle is not None and not oracle(text)):
                 continue  # not UTF-8, or not valid to begin with by the reference parser
             name = path.name
-            clean = not faults(trees.parse(lang, text.encode("utf-8")))
+            encoded = text.encode("utf-8")
+            clean = not faults(trees.parse(lang, encoded, math.inf), encoded)
             counts["files"] += 1
             counts["broken"] += not clean
             harmless, breaking = _edits(text, language, rng, per_kind)
@@ -340,12 +347,11 @@ def _renames(text: str, count: int, seed: int) -> list[tuple[str, str]]:
 def _cost(title: str, text: str, rounds: int, seed: int) -> None:
     """Print what the check adds to one-line edits of a large Python file, warn against off.
 
-    Each round takes a random line: the file is restored, read, and (the agent's turn) any parse
-    the read started is let finish; then the line is edited (the first edit after the read), and
-    another random line (a later edit). `off` and `warn` sessions do the same in alternating order,
+    Each round takes a random line: the file is restored and read; then the line is edited (the
+    first edit after the read), and another random line (a later edit). `off` and `warn` sessions do the same in alternating order,
     each on its own copy, after a sync; the extra cost is a round's warn time minus its off time.
     The check's own time is measured inside the `warn` edits too. Then the same first edit with no
-    pause after the read, and with no read at all (nothing parsed before: a full parse).
+    read at all.
     """
     firsts = _renames(text, rounds, seed)
     laters = _renames(text, rounds, seed + 1)
@@ -385,7 +391,6 @@ def _cost(title: str, text: str, rounds: int, seed: int) -> None:
             start = time.perf_counter()
             sessions[case].read(path)
             times[f"read {case}"].append(time.perf_counter() - start)
-            assert settle(10)  # the agent's turn: the parse the read started has finished
             timed_edit(case, path, *first, "first")
             if later[0] in first[0]:
                 return
@@ -397,12 +402,11 @@ def _cost(title: str, text: str, rounds: int, seed: int) -> None:
                 for case in cases if number % 2 else reversed(cases):
                     round_(case, first, later)
             for number, first in enumerate(firsts[: max(3, rounds // 4)]):
-                for label, read_first in (("no pause", True), ("no read", False)):
+                for label, read_first in (("no read", False),):
                     for case in cases if number % 2 else reversed(cases):
                         path = f"{case}.py"
                         Path(root, path).write_text(text)
                         os.sync()
-                        settle(10)
                         trees._trees.clear()
                         if read_first:
                             sessions[case].read(path)
@@ -416,10 +420,9 @@ def _cost(title: str, text: str, rounds: int, seed: int) -> None:
     print(f"{'':34}{'off ms':>8}{'warn ms':>9}{'ratio':>7}{'extra: median':>15}{'p90':>7}{'max':>7}"
           f"{'check: median':>15}{'p90':>7}{'max':>7}")  # fmt: skip
     for label, name in (
-        ("read", "the read (starts the parse)"),
+        ("read", "the read"),
         ("first", "first edit after a read"),
         ("later", "a later edit"),
-        ("no pause", "first edit, no pause after read"),
         ("no read", "first edit, nothing parsed"),
     ):
         off, warn = times[f"{label} off"], times[f"{label} warn"]
@@ -435,7 +438,7 @@ def _cost(title: str, text: str, rounds: int, seed: int) -> None:
     lang = grammar("python")
     assert lang is not None
     source = text.encode()
-    full = statistics.median(_timed(lambda: trees.parse(lang, source)) for _ in range(5))
+    full = statistics.median(_timed(lambda: trees.parse(lang, source, math.inf)) for _ in range(5))
     print(f"  (a full parse of the file alone: {full * 1000:.2f} ms)")
 
 
