@@ -348,8 +348,8 @@ def _cost(title: str, text: str, rounds: int, seed: int) -> None:
     """Print what the check adds to one-line edits of a large Python file, warn against off.
 
     Each round takes a random line: the file is restored and read; then the line is edited (the
-    first edit after the read), and another random line (a later edit). `off` and `warn` sessions do the same in alternating order,
-    each on its own copy, after a sync; the extra cost is a round's warn time minus its off time.
+    first edit after the read), and another random line (a later edit). `off` and `warn`
+    sessions do the same in alternating order, each on its own copy, after a sync; the extra cost is a round's warn time minus its off time.
     The check's own time is measured inside the `warn` edits too. Then the same first edit with no
     read at all.
     """
