@@ -6,7 +6,9 @@ The corpus is built from real source files found on this machine (the running in
 packages, /usr/include, /usr/share, /usr/lib): Python, C, JavaScript, JSON, Markdown and YAML.
 In each file one block of lines gets one intended change, and each defect class sends that change
 the way models get it wrong (line-number prefixes, tabs for spaces, curly quotes, lost blank
-lines...), with the expected bytes written down. Two negative classes (`ambiguous`, `wrong_line`)
+lines...), with the expected bytes written down; a few send new_string otherwise than old_string, as
+models also do (old_string numbered `44: ` and new_string plain; old_string JSON-escaped and
+new_string on real lines with its quotes escaped). Two negative classes (`ambiguous`, `wrong_line`)
 must be refused: any write there is wrong.
 
 Each case runs through edittools' `edit` tool, aider's SEARCH/REPLACE application (its
@@ -130,9 +132,13 @@ def _cases_for(language: str, path: Path, text: str, rng: random.Random) -> Iter
         *,
         mid: int = 2,
         end: str = "\n",
+        sent_new: Callable[[list[str]], str] | None = None,
+        delete: bool = False,
     ) -> Case:
+        """The case; `sent_new` sends new_string otherwise than old_string, `delete` drops the
+        line at `mid` instead of editing it."""
         block = lines[start : start + size]
-        changed = [*block[:mid], block[mid] + " EDITED", *block[mid + 1 :]]
+        changed = [*block[:mid], *([] if delete else [block[mid] + " EDITED"]), *block[mid + 1 :]]
         after = [*lines[:start], *changed, *lines[start + size :]]
         return Case(
             kind,
@@ -140,7 +146,7 @@ def _cases_for(language: str, path: Path, text: str, rng: random.Random) -> Iter
             source,
             text.encode(),
             "\n".join(drift(block)) + end,
-            "\n".join(drift(changed)) + end,
+            sent_new(changed) if sent_new else "\n".join(drift(changed)) + end,
             ("\n".join(after) + "\n").encode(),
         )
 
@@ -186,6 +192,15 @@ def _cases_for(language: str, path: Path, text: str, rng: random.Random) -> Iter
     )
     if any('"' in b for b in block):
         yield make("curly_quotes", start, 5, lambda b: [_curl(x) for x in b])
+        # old_string JSON-escaped; new_string on real lines with only its quotes escaped.
+        yield make(
+            "escaped_quotes",
+            start,
+            5,
+            lambda b: [json.dumps("\n".join(b) + "\n")[1:-1]],
+            end="",
+            sent_new=lambda b: ("\n".join(b) + "\n").replace('"', '\\"'),
+        )
     if any("--" in b or "..." in b for b in block):
         yield make(
             "unicode_dashes",
@@ -199,6 +214,14 @@ def _cases_for(language: str, path: Path, text: str, rng: random.Random) -> Iter
         block_i = lines[indented : indented + 5]
         base = min(len(b) - len(b.lstrip()) for b in block_i if b.strip())
         yield make("indentation_shift", indented, 5, lambda b: [x[base:] for x in b])
+        # `44: ` numbering (a reader's colon and space) on old_string only, new_string plain.
+        yield make(
+            "line_numbers_colon",
+            indented,
+            5,
+            lambda b: [f"{indented + 1 + k}: {x}" for k, x in enumerate(b)],
+            sent_new=lambda b: "\n".join(b) + "\n",
+        )
         unit = _indent_unit(block_i)
         if unit is not None:
             yield make("tabs_for_spaces", indented, 5, lambda b: [_tabs(x, unit) for x in b])
@@ -211,6 +234,9 @@ def _cases_for(language: str, path: Path, text: str, rng: random.Random) -> Iter
             if lines[s + 3].strip():
                 yield make("blank_line_missing", s, 6, lambda b: [x for x in b if x.strip()], mid=3)
                 break
+        # Blank lines sent with the next line's indentation, and that line deleted.
+        if lines[blank + 3][:1] in (" ", "\t"):
+            yield make("blank_line_spaces", blank, 6, _spaced_blanks, mid=3, delete=True)
     long = _block(lines, rng, 12, indented=False)
     if long is not None:
         yield make("elided", long, 12, lambda b: [*b[:3], "...", *b[-2:]], mid=1)
@@ -226,6 +252,15 @@ def _cases_for(language: str, path: Path, text: str, rng: random.Random) -> Iter
 def _unique(lines: list[str], s: int, size: int) -> bool:
     block = lines[s : s + size]
     return bool(block[0].strip()) and "\n".join(lines).count("\n".join(block)) == 1
+
+
+def _spaced_blanks(block: list[str]) -> list[str]:
+    """The block with each empty line given the indentation of the next line that has text."""
+    out = []
+    for k, line in enumerate(block):
+        after = next((x for x in block[k + 1 :] if x.strip()), "")
+        out.append(line or after[: len(after) - len(after.lstrip())])
+    return out
 
 
 def _curl(line: str) -> str:
@@ -290,7 +325,7 @@ def load_aider(site: str) -> Callable[[str, str, str, str], str | None] | None:
         package = types.ModuleType(name)
         package.__path__ = [str(Path(site, *name.split(".")))]
         sys.modules[name] = package
-    stubs = {
+    stubs: dict[str, dict[str, object]] = {
         "aider.utils": {},
         "aider.dump": {"dump": lambda *a: None},
         "aider.coders.base_coder": {"Coder": object},

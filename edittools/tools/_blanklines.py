@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from edittools.tools._linemap import Unmappable
+from edittools.tools._linemap import Unmappable, blanked
 from edittools.tools._textlines import WS, Lines, strip_trailing
 
 
@@ -59,11 +59,17 @@ def carry_blank_lines(
     ).get_opcodes()
     written: set[int] = set()  # gaps of new_string already written, by the index after them
     out: list[str] = []
+    files = _files_blank_lines(contents, old_lines, paired, new_lines)
+
+    def sent(lo: int, hi: int) -> list[str]:
+        return [files.get(k, new_lines[k]) for k in range(lo, hi)]
 
     def new_gap(j: int) -> None:
         if j not in written:
             written.add(j)
-            out.extend(new_lines[ours[j - 1] + 1 if j else 0 : ours[j] if j < len(ours) else None])
+            out.extend(
+                sent(ours[j - 1] + 1 if j else 0, ours[j] if j < len(ours) else len(new_lines))
+            )
 
     def gap(i: int, j: int, free: bool) -> None:
         """Blank lines between old non-blank lines i-1 and i, where new's j-1 and j meet."""
@@ -95,6 +101,29 @@ def carry_blank_lines(
                     gap(i1 + step, j1 + step, False)
                 out.append(contents[paired[i1 + step]])
         elif j2 > j1:
-            out.extend(new_lines[ours[j1] : ours[j2 - 1] + 1])
+            out.extend(sent(ours[j1], ours[j2 - 1] + 1))
     new_gap(len(ours))
     return out
+
+
+def _files_blank_lines(
+    contents: list[str], old_lines: list[str], paired: list[int], new_lines: list[str]
+) -> dict[int, str]:
+    """The file's own line for each blank line of new_lines that old_lines also has, aligned as a
+    diff aligns them, where the file's gap holds as many blank lines as old_lines' gap.
+
+    The model's whitespace on a blank line it did not change is drift, like any other.
+    """
+    mine = _nonblank(old_lines)
+    known: dict[int, str] = {}
+    for i in range(1, len(mine)):
+        gap = contents[paired[i - 1] + 1 : paired[i]]
+        if len(gap) == mine[i] - mine[i - 1] - 1:
+            known.update(zip(range(mine[i - 1] + 1, mine[i]), gap, strict=True))
+    files: dict[int, str] = {}
+    matcher = SequenceMatcher(None, blanked(old_lines), blanked(new_lines), autojunk=False)
+    for a, b, size in matcher.get_matching_blocks():
+        for d in range(size):
+            if a + d in known:
+                files[b + d] = known[a + d]
+    return files

@@ -199,10 +199,17 @@ class LineMap:
     def transfer(self, new_lines: Sequence[str]) -> list[str]:
         """`new_string`'s lines as the file gets them: unchanged ones as the file's own lines."""
         out: list[str] = []
-        sm = SequenceMatcher(None, self.old_lines, list(new_lines), autojunk=False)
+        # Blank lines are one line however much whitespace the model put on them: one that
+        # old_string and new_string share is the file's, like any other unchanged line.
+        sm = SequenceMatcher(None, blanked(self.old_lines), blanked(new_lines), autojunk=False)
         for tag, i1, _, j1, j2 in sm.get_opcodes():
             if tag == "equal":
                 out += self.found[i1 : i1 + (j2 - j1)]
             else:
                 out += [self.changed(line) for line in new_lines[j1:j2]]
         return out
+
+
+def blanked(lines: Sequence[str]) -> list[str]:
+    """The lines with each whitespace-only one made empty."""
+    return [line if line.strip(WS) else "" for line in lines]

@@ -20,10 +20,12 @@ from edittools.tools._textlines import LINE_TIERS, Lines, Tier, identity
 _MAX_WINDOW = 40
 
 # A `cat -n` style prefix: right-aligned number then a tab, or "12→" / "12:" as other readers
-# print them. A bare number is a copied blank line whose tab was lost.
-# The separator is taken alone: a space after it is the line's own indentation, and whatever
-# else differs is forgiven by the indentation mapping like any other drift.
+# print them. A bare number is a copied blank line whose tab was lost. Whether a space after the
+# separator is the prefix's or the line's first column is settled by `line_numbers_tier`.
 _LINE_NUMBER = re.compile(r" *(\d+)(?:\t|→|:|$)")
+
+# The line tiers that compare indentation as it is: a match there places every line's columns.
+_PLAIN = frozenset(tier.name for tier in LINE_TIERS if not tier.indentation)
 
 
 # What punctuation folding produces; text between these survives folding unchanged.
@@ -53,6 +55,7 @@ def line_tiers(
 ) -> Match | None:
     """The first line tier that finds old_lines, with new_lines carried through its mapping.
 
+    The match names its own tier; `name`, if given, is the tolerance a refusal names.
     Raises `ToolError` (`no_match`) when the tier finds the lines but its mapping does not
     determine how new_lines are written: a looser tier would map them no better.
     """
@@ -70,11 +73,11 @@ def line_tiers(
                 mapping = LineMap(old_lines, found, indentation=tier.indentation, fold=tier.fold)
                 repl = "\n".join(mapping.transfer(new_lines)) if new_lines != [""] else ""
             except Unmappable as exc:
-                raise _unmappable(lines, i, m, name or tier.name, exc.reason) from None
+                raise unmappable(lines, i, m, name or tier.name, exc.reason) from None
             span, repl = _place(lines, i, last, ends_nl, repl, new_nl)
             spans.append(span)
             replacements.append(repl)
-        return Match(name or tier.name, tuple(spans), tuple(replacements))
+        return Match(tier.name, tuple(spans), tuple(replacements))
     return None
 
 
@@ -102,7 +105,7 @@ def blank_lines_tier(
         try:
             body = carry_blank_lines(lines.contents, old_lines, paired, new_lines)
         except Unmappable as exc:
-            raise _unmappable(lines, first, last - first + 1, "blank_lines", exc.reason) from None
+            raise unmappable(lines, first, last - first + 1, "blank_lines", exc.reason) from None
         span, repl = _place(lines, first, last, ends_nl, "\n".join(body), new_nl)
         spans.append(span)
         replacements.append(repl)
@@ -136,7 +139,7 @@ def elided_tier(
         return None
     first, stop = heads[0], heads[0] + len(head)
     if len(heads) > 1 or len(tails) > 1 or not 0 <= tails[0] - stop <= _MAX_ELIDED:
-        raise _unmappable(
+        raise unmappable(
             lines,
             first,
             len(head),
@@ -146,7 +149,7 @@ def elided_tier(
         )
     at = [j for j, line in enumerate(new_lines) if line.strip() == old_lines[k].strip()]
     if len(at) != 1:
-        raise _unmappable(
+        raise unmappable(
             lines,
             first,
             len(head),
@@ -195,7 +198,8 @@ def _hits(lines: Lines, tier: Tier, old_lines: list[str]) -> list[int]:
 def strip_line_numbers(old_lines: list[str], space: bool) -> list[str] | None:
     """The lines without `cat -n` prefixes, or None unless every line has one, numbered in a row.
 
-    With `space`, one space after each separator belongs to the prefix (every line must have it).
+    With `space`, one space after each separator belongs to the prefix (every line that goes on
+    after its prefix must have it; an empty line may have lost it with its trailing whitespace).
     """
     out = []
     expected = None
@@ -207,16 +211,110 @@ def strip_line_numbers(old_lines: list[str], space: bool) -> list[str] | None:
         if expected is not None and number != expected:
             return None
         expected = number + 1
-        rest = line[m.end() :]
-        if space:
-            if not rest.startswith(" "):
-                return None
-            rest = rest[1:]
+        rest = _after_prefix(line, m.end(), space)
+        if rest is None:
+            return None
         out.append(rest)
     return out
 
 
-def _unmappable(lines: Lines, i: int, m: int, tier: str, reason: str) -> ToolError:
+def _after_prefix(line: str, end: int, space: bool) -> str | None:
+    rest = line[end:]
+    if not space or not rest:
+        return rest
+    return rest[1:] if rest.startswith(" ") else None
+
+
+def _strip_new_numbers(new_lines: list[str], space: bool) -> list[str] | None:
+    """new_lines without their prefixes read as old_string's were, or as sent if none has one.
+
+    Their numbers need not run in a row (added lines shift them). None when some lines are
+    numbered and others not, or a separator lacks the space the reading takes with it.
+    """
+    found = [_LINE_NUMBER.match(line) for line in new_lines]
+    if not any(found):
+        return list(new_lines)
+    out = []
+    for line, m in zip(new_lines, found, strict=True):
+        rest = None if m is None else _after_prefix(line, m.end(), space)
+        if rest is None:
+            return None
+        out.append(rest)
+    return out
+
+
+def line_numbers_tier(
+    lines: Lines, old_lines: list[str], ends_nl: bool, new_lines: list[str], new_nl: bool
+) -> Match | None:
+    """old_lines copied with line-number prefixes, new_lines read the same way as them.
+
+    A space after every separator is either the prefix's or the lines' first column. Each
+    reading that strips old_lines is tried, stripping new_lines alike (or taking them as sent
+    when none is numbered); when both place the edit and write it differently, the file decides
+    only if one of them finds old_string's lines at their own columns, else the edit is refused.
+    Raises `ToolError` (`no_match`) when the lines are found but new_lines cannot be written.
+    """
+    found: dict[bool, Match] = {}
+    refusal: ToolError | None = None
+    numbered = [_LINE_NUMBER.match(line) is not None for line in new_lines]
+    mixed = any(numbered) and not all(numbered)
+    for space in (False, True):
+        stripped = strip_line_numbers(old_lines, space)
+        if stripped is None:
+            continue
+        new_stripped = _strip_new_numbers(new_lines, space)
+        if new_stripped is None:
+            at = _found_at(lines, stripped) if mixed else None
+            if at is not None:
+                raise unmappable(
+                    lines,
+                    at,
+                    len(stripped),
+                    "line_numbers",
+                    "new_string numbers some of its lines and not others, so which part of a "
+                    "line is its text is not certain (send new_string without the prefixes)",
+                )
+            continue
+        try:
+            match = line_tiers(lines, stripped, ends_nl, new_stripped, new_nl, "line_numbers")
+        except ToolError as exc:
+            refusal = refusal or exc
+            continue
+        if match is not None:
+            found[space] = match
+    if not found:
+        if refusal is not None:
+            raise refusal
+        return None
+    chosen = list(found.values())
+    a, b = chosen[0], chosen[-1]
+    if (a.spans, a.replacements) != (b.spans, b.replacements):
+        chosen = [m for m in chosen if m.tier in _PLAIN]
+        if len(chosen) != 1:
+            first = lines.line_index(found[False].spans[0][0])
+            raise unmappable(
+                lines,
+                first,
+                len(old_lines),
+                "line_numbers",
+                "the space after each line number may be the prefix's or the lines' first "
+                "column, the two readings write new_string differently, and neither finds "
+                "old_string's lines at their own columns",
+            )
+    return Match("line_numbers", chosen[0].spans, chosen[0].replacements)
+
+
+def _found_at(lines: Lines, old_lines: list[str]) -> int | None:
+    """The first file line where a line tier finds old_lines, if any does."""
+    for tier in LINE_TIERS:
+        hits = _hits(lines, tier, old_lines)
+        if hits:
+            return hits[0]
+    return None
+
+
+def unmappable(lines: Lines, i: int, m: int, tier: str, reason: str) -> ToolError:
+    """The refusal of a tolerance that found file lines i..i+m-1 but cannot write the edit."""
     region = lines.contents[i : i + m]
     return ToolError(
         "no_match",

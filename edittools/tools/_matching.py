@@ -23,8 +23,9 @@ from edittools.tools._linetiers import (
     Match,
     blank_lines_tier,
     elided_tier,
+    line_numbers_tier,
     line_tiers,
-    strip_line_numbers,
+    unmappable,
 )
 from edittools.tools._textlines import LINE_TIERS, Lines, split_old
 
@@ -78,7 +79,7 @@ def locate(
         match = _tolerant(lines, old_string, new)
         unescaped = _unescape(old_string) if match is None else None
         if unescaped is not None:
-            match = _escaped(text, lines, unescaped, _unescape(new) or new)
+            match = _escaped(text, lines, unescaped, new)
     if match is None:
         raise _no_match(lines or Lines.of(text), old_string, tolerant)
     if len(match.spans) > 1 and not replace_all:
@@ -95,6 +96,7 @@ def locate(
 # One escape of a JSON or source string literal.
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.DOTALL)
 _ESCAPED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "'": "'", "\\": "\\", "/": "/"}
+_ESCAPED |= {"b": "\b", "f": "\f"}
 
 
 def _unescape(s: str) -> str | None:
@@ -105,6 +107,12 @@ def _unescape(s: str) -> str | None:
     """
     if "\n" in s or not re.search(r'\\[nt"]', s):
         return None
+    return _read_escaped(s)
+
+
+def _read_escaped(s: str) -> str | None:
+    """`s` with every escape resolved (a surrogate pair to its one character), or None when a
+    backslash starts no escape or a surrogate is left alone."""
     bad = False
 
     def one(m: re.Match[str]) -> str:
@@ -116,16 +124,80 @@ def _unescape(s: str) -> str | None:
         return out or ""
 
     text = _ESCAPE.sub(one, s)
-    return None if bad else text
+    if bad:
+        return None
+    try:  # JSON writes a character past U+FFFF as two `\\u` escapes
+        return text.encode("utf-16", "surrogatepass").decode("utf-16")
+    except UnicodeDecodeError:
+        return None
 
 
 def _escaped(text: str, lines: Lines, old: str, new: str) -> Match | None:
-    """The ladder again for an old_string that was sent escaped, reported as `escaped`."""
+    """The ladder again for an old_string that was sent escaped, reported as `escaped`.
+
+    new_string is read as old_string was, all of it, unless the lines it keeps from old_string
+    show it was sent plain (`_read_new`). One that neither reading fits is refused where
+    old_string matched: written as sent, it would leave escapes in lines it does not change.
+    """
+    new_read = _read_new(new, old)
+    written = new if new_read is None else new_read
     try:
-        match = _exact(text, old, new) or _newlines(text, old, new) or _tolerant(lines, old, new)
+        match = (
+            _exact(text, old, written)
+            or _newlines(text, old, written)
+            or _tolerant(lines, old, written)
+        )
     except ToolError:
         return None
-    return None if match is None else Match("escaped", match.spans, match.replacements)
+    if match is None:
+        return None
+    if new_read is None:
+        start, end = match.spans[0]
+        first = lines.line_index(start)
+        last = lines.line_index(max(end - 1, start), first)
+        raise unmappable(
+            lines,
+            first,
+            last - first + 1,
+            "escaped",
+            "new_string is neither escaped as old_string is nor plainly the file's text in the "
+            "lines it keeps",
+        )
+    return Match("escaped", match.spans, match.replacements)
+
+
+def _read_new(new: str, old: str) -> str | None:
+    """new_string as the file gets it when old_string (`old`, unescaped) was sent escaped.
+
+    One escaped line is read as old_string was. One with real line breaks, or a backslash that
+    starts no escape, was not written as one literal: it is read as sent or with each line's
+    escapes resolved when every line the two readings write differently is one of old_string's
+    under that reading and not the other; None when any such line settles nothing (a changed
+    line with a backslash) or the lines disagree.
+    """
+    if "\\" not in new:
+        return new  # nothing to unescape: either reading writes it alike
+    whole = None if "\n" in new else _read_escaped(new)
+    if whole is not None:
+        return whole
+    kept = set(old.split("\n"))
+    plain = new.split("\n")
+    read = [_read_escaped(line) for line in plain]
+    shown = set()
+    for p, r in zip(plain, read, strict=True):
+        if p == r:
+            continue
+        if p in kept and r not in kept:
+            shown.add("plain")
+        elif r is not None and r in kept and p not in kept:
+            shown.add("read")
+        else:
+            return None
+    if shown == {"plain"}:
+        return new
+    if shown == {"read"}:  # then every line was read: an unread one differs and shows plain
+        return "\n".join(r or "" for r in read)
+    return None
 
 
 def _changes_nothing(text: str, match: Match, old: str) -> bool:
@@ -171,30 +243,11 @@ def _newlines(text: str, old: str, new: str) -> Match | None:
 def _tolerant(lines: Lines, old: str, new: str) -> Match | None:
     old_lines, ends_nl = split_old(old)
     new_lines, new_nl = split_old(new)
-    match = line_tiers(lines, old_lines, ends_nl, new_lines, new_nl, None)
-    if match is not None:
-        return match
-    # A reader may print a space after the number's separator; it is taken as the line's own
-    # first column unless only its removal gives lines the mapping can place.
-    refusal: ToolError | None = None
-    for space in (False, True):
-        stripped = strip_line_numbers(old_lines, space)
-        if stripped is None:
-            continue
-        new_stripped = strip_line_numbers(new_lines, space)
-        try:
-            match = line_tiers(
-                lines, stripped, ends_nl, new_stripped or new_lines, new_nl, "line_numbers"
-            )
-        except ToolError as exc:
-            refusal = refusal or exc
-            continue
-        if match is not None:
-            return match
-    if refusal is not None:
-        raise refusal
-    return blank_lines_tier(lines, old_lines, ends_nl, new_lines, new_nl) or elided_tier(
-        lines, old_lines, ends_nl, new_lines, new_nl
+    return (
+        line_tiers(lines, old_lines, ends_nl, new_lines, new_nl, None)
+        or line_numbers_tier(lines, old_lines, ends_nl, new_lines, new_nl)
+        or blank_lines_tier(lines, old_lines, ends_nl, new_lines, new_nl)
+        or elided_tier(lines, old_lines, ends_nl, new_lines, new_nl)
     )
 
 
