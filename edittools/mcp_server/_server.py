@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import logging
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, cast
@@ -17,6 +18,7 @@ import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.dispatcher import coerce_request_id
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
@@ -42,13 +44,19 @@ _BLOB_PREFIX = BLOB_URI.removesuffix("{id}")
 _RESOURCE_NOT_FOUND = -32002
 """The JSON-RPC error code MCP gives a resource that does not exist."""
 
+CANCELLING = (
+    " If the call is cancelled (notifications/cancelled) before its change is committed, "
+    "nothing is written; a change already committed stands."
+)
+"""What a changing tool's description adds: how a cancelled call ends."""
+
 
 def tool_definition(tool: SurfaceTool) -> types.Tool:
     """The MCP definition of a tool: schemas, title, and hints as the tool really behaves."""
     return types.Tool(
         name=tool.name,
         title=tool.title,
-        description=tool.description,
+        description=tool.description if tool.read_only else tool.description + CANCELLING,
         input_schema=tool.input_schema,
         output_schema=output_schema(),
         annotations=types.ToolAnnotations(
@@ -72,16 +80,18 @@ def build_server(
 
     Results are compact (`compact`) unless `inline_texts`; the contents they refer to are
     resources at `edittools://blob/{id}`. A read image also goes to the model as an image block,
-    scaled down to `image_limits`. Calls run on the event loop itself, one at a time, so a
-    session (which is not thread-safe) never sees overlapping calls.
+    scaled down to `image_limits`. Calls run one at a time, so a session (which is not
+    thread-safe) never sees overlapping calls. A call that changes files runs on a worker thread,
+    so the event loop still reads `notifications/cancelled`: a cancel that arrives before the
+    change is committed stops it (nothing is written; `Session.cancellable`).
     """
-    # Why not a worker thread: the SDK reads stdin and writes stdout in threads of its own, so a
-    # running call blocks neither; messages that arrive meanwhile wait in its stream and are
-    # answered when the call returns (malformed ones too), as a stdio client expects of a server
-    # that answers one call at a time anyway. A hop to a worker thread and back cost 0.06 ms
-    # idle and 0.15-0.2 ms on a busy machine per call (two wake-ups), a third of a small read.
+    # Why reads stay on the event loop: a hop to a worker thread and back cost 0.06 ms idle and
+    # 0.15-0.2 ms on a busy machine per call (two wake-ups), a third of a small read, and a read
+    # has nothing to stop. A change costs milliseconds (its syncs), and needs the loop free.
     tools = {tool.name: tool for tool in surface_tools(surface)}
     definitions = [tool_definition(tool) for tool in tools.values()]
+    one_at_a_time = anyio.Lock(fast_acquire=True)
+    cancels: dict[types.RequestId, threading.Event] = {}  # changing calls in flight, by id
 
     def answer(result: ToolResult) -> types.CallToolResult:
         wire = result_to_mcp(result if inline_texts else by_reference(result))
@@ -103,8 +113,28 @@ def build_server(
             ).result()
             return answer(result)
         arguments = params.arguments or {}
+        if tool.read_only or ctx.request_id is None:
+            async with one_at_a_time:
+                return run(tool, arguments, None)
+        key = coerce_request_id(ctx.request_id)  # as the SDK matches a cancel to its request
+        cancel = cancels[key] = threading.Event()
         try:
-            return answer(tool.call(session, arguments))
+            async with one_at_a_time:
+                # Not abandoned when the SDK cancels this task: the lock is held until the
+                # thread ends, and the cancel event stops the change if it is not yet committed.
+                return await anyio.to_thread.run_sync(run, tool, arguments, cancel)
+        finally:
+            if cancels.get(key) is cancel:
+                del cancels[key]
+
+    def run(
+        tool: SurfaceTool, arguments: dict[str, Any], cancel: threading.Event | None
+    ) -> types.CallToolResult:
+        try:
+            if cancel is None:
+                return answer(tool.call(session, arguments))
+            with session.cancellable(cancel):
+                return answer(tool.call(session, arguments))
         except Exception as exc:  # the one place the server catches what the tools did not
             _log.exception("tool %s failed unexpectedly", tool.name)
             result = ToolError(
@@ -113,6 +143,12 @@ def build_server(
                 "may be unchanged; read it before trying again.",
             ).result()
         return answer(result)
+
+    async def cancelled(ctx: Any, params: types.CancelledNotificationParams) -> None:
+        if params.request_id is not None:
+            cancel = cancels.get(coerce_request_id(params.request_id))
+            if cancel is not None:
+                cancel.set()
 
     async def list_resource_templates(
         ctx: Any, params: types.PaginatedRequestParams | None
@@ -131,12 +167,13 @@ def build_server(
         if not uri.startswith(_BLOB_PREFIX):
             raise MCPError(_RESOURCE_NOT_FOUND, f"No resource {uri[:200]!r}: only {BLOB_URI}.")
         try:
-            data = session.blob(uri[len(_BLOB_PREFIX) :])
+            async with one_at_a_time:
+                data = session.blob(uri[len(_BLOB_PREFIX) :])
         except ToolError as exc:
             raise MCPError(_RESOURCE_NOT_FOUND, exc.message, {"code": exc.code}) from exc
         return types.ReadResourceResult(contents=[_contents(uri, data)])
 
-    return Server(
+    server = Server(
         SERVER_NAME,
         version=SERVER_VERSION,
         title="edittools",
@@ -151,6 +188,10 @@ def build_server(
         on_list_resource_templates=list_resource_templates,
         on_read_resource=read_resource,
     )
+    server.add_notification_handler(
+        "notifications/cancelled", types.CancelledNotificationParams, cancelled
+    )
+    return server
 
 
 _BLOB_TEMPLATE = types.ResourceTemplate(

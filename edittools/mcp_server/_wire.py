@@ -4,20 +4,29 @@ The SDK's stdio transport drops a line it cannot parse as a JSON-RPC message (no
 lone surrogate, bytes that are not UTF-8, not JSON at all), so the client would wait forever.
 `ScreenedLines` sits between standard input and the SDK: well-formed lines pass through, and a
 malformed one is answered with a JSON-RPC error (its id when one can be read, else null).
+That includes well-formed JSON nested deeper than the parsers recurse (pydantic's stops at a few
+hundred levels, the standard library's at the interpreter's recursion limit): its id is read by
+a scan of the top-level object that does not recurse (`top_level_id`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import re
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
 import mcp_types as types
 from anyio.abc import ObjectSendStream
+from pydantic import ValidationError
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+
+_log = logging.getLogger(__name__)
 
 
 class ScreenedLines:
@@ -37,7 +46,11 @@ class ScreenedLines:
         async for raw in self._source:
             if not raw.strip():
                 continue
-            line, error = screen(raw)
+            try:
+                line, error = screen(raw)
+            except Exception:  # a line nothing here foresaw is still answered, and costs no more
+                _log.exception("a message could not be screened")
+                line, error = "", _unreadable(raw)
             if error is None:
                 yield line
             else:
@@ -62,6 +75,9 @@ def screen(raw: bytes) -> tuple[str, types.JSONRPCError | None]:
 def _explain(text: str, exc: ValueError) -> types.JSONRPCError:
     try:
         message = json.loads(text)
+    except RecursionError:
+        reason = _json_problem(exc) or "the message nests too deeply to be read."
+        return _error(top_level_id(text), PARSE_ERROR, f"Parse error: {reason}")
     except ValueError:
         return _error(None, PARSE_ERROR, "Parse error: the message is not JSON.")
     request_id = _id_of(message)
@@ -77,8 +93,20 @@ def _explain(text: str, exc: ValueError) -> types.JSONRPCError:
             INVALID_PARAMS,
             "Invalid params: a string holds a lone surrogate, which is not valid Unicode.",
         )
+    problem = _json_problem(exc)  # JSON the standard library reads and pydantic does not
+    if problem is not None:
+        return _error(request_id, PARSE_ERROR, f"Parse error: {problem}")
     first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return _error(request_id, INVALID_REQUEST, f"Invalid Request: {first}")
+
+
+def _json_problem(exc: ValueError) -> str | None:
+    """Pydantic's reason when it could not read the text as JSON (e.g. too deeply nested)."""
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False)
+        if errors and errors[0]["type"] == "json_invalid":
+            return str(errors[0]["msg"]).rstrip(".") + "."
+    return None
 
 
 def _valid_unicode(message: Any) -> bool:
@@ -86,12 +114,71 @@ def _valid_unicode(message: Any) -> bool:
         json.dumps(message, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         return False
+    except RecursionError:  # too deep to write back out; the lone surrogate check is moot
+        return True
     return True
 
 
 def _id_in(text: str) -> types.RequestId | None:
     try:
         return _id_of(json.loads(text))
+    except RecursionError:
+        return top_level_id(text)
+    except ValueError:
+        return None
+
+
+def _unreadable(raw: bytes) -> types.JSONRPCError:
+    """The answer to a line that failed in a way `screen` did not foresee: its id if readable."""
+    try:
+        request_id = _id_in(raw.decode("utf-8", "replace"))
+    except Exception:
+        request_id = None
+    return _error(request_id, INTERNAL_ERROR, "Internal error: the message could not be read.")
+
+
+# A JSON string, a run of brackets, a colon or comma, or any other run (a number, a literal).
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{]+|[\]}]+|[:,]|[^\s\[\]{}:,"]+')
+
+
+def top_level_id(text: str) -> types.RequestId | None:
+    """The `id` member of the JSON object `text`, read without recursing into other members.
+
+    For a message the parsers cannot read because it nests too deeply; brackets are only
+    counted, so any depth costs one pass. As `json.loads`, the last of repeated members wins.
+    """
+    depth = 0
+    name: str | None = None  # the member whose value comes next, at the top level
+    found: Any = None
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        head = token[0]
+        if head in "[{":
+            if depth == 0 and head != "{":
+                return None
+            if depth == 1 and name == "id":
+                found = None  # an object or array is not an id
+            depth += len(token)
+        elif head in "]}":
+            depth -= len(token)
+            if depth <= 0:
+                break
+        elif depth != 1:
+            continue
+        elif head == ",":
+            name = None
+        elif head == ":":
+            continue
+        elif name is None and head == '"':
+            name = _scalar(token)
+        elif name == "id":
+            found = _scalar(token)
+    return _id_of({"id": found})
+
+
+def _scalar(token: str) -> Any:
+    try:
+        return json.loads(token)
     except ValueError:
         return None
 

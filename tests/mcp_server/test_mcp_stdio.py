@@ -13,6 +13,7 @@ import pytest
 from mcp_harness import check_structured, connected, text_of
 
 from edittools.artifacts import ToolResult
+from edittools.mcp_server._server import CANCELLING
 from edittools.tools import TOOLS, input_schema
 
 pytestmark = pytest.mark.integration
@@ -47,7 +48,7 @@ def test_default_surface_lists_tools_with_schemas_and_honest_hints(root: Path) -
     assert [t.name for t in tools] == ["read", "write", "edit", "multi_edit", "apply_patch", "undo"]
     for tool in tools:
         spec = TOOLS[tool.name]
-        assert tool.description == spec.description
+        assert tool.description == spec.description + ("" if spec.read_only else CANCELLING)
         assert tool.title
         assert tool.input_schema["type"] == "object"
         assert tool.input_schema == input_schema(spec.params)

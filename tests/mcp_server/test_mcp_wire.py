@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from mcp_harness import PROJECT
 
+from edittools.mcp_server._wire import top_level_id
+
 pytestmark = pytest.mark.integration
 
 
@@ -117,3 +119,71 @@ def test_malformed_request_gets_an_error_and_the_server_keeps_serving(
     )
     result = read["result"]
     assert isinstance(result, dict) and result["isError"] is False
+
+
+def deep(shape: str, depth: int) -> bytes:
+    """A JSON value nested `depth` levels deep: objects in objects, or arrays in arrays."""
+    if shape == "object":
+        return b'{"a":' * depth + b"1" + b"}" * depth
+    return b"[" * depth + b"]" * depth
+
+
+NESTED = [
+    ("object", 300, "first"),  # deeper than pydantic reads, not than the standard library
+    ("object", 1_000, "first"),
+    ("object", 1_000, "last"),
+    ("object", 1_000, "none"),  # a notification: answered with id null
+    ("array", 100_000, "first"),
+    ("object", 100_000, "last"),
+]
+
+
+@pytest.mark.parametrize(("shape", "depth", "where"), NESTED)
+def test_deeply_nested_request_is_answered_and_the_server_lives(
+    client: RawClient, shape: str, depth: int, where: str
+) -> None:
+    head = b'{"jsonrpc": "2.0", "id": 5, ' if where == "first" else b'{"jsonrpc": "2.0", '
+    tail = b', "id": 5}' if where == "last" else b"}"
+    client.send(
+        head + b'"method": "ping", "params": {"_meta": {"x": ' + deep(shape, depth) + b"}}" + tail
+    )
+    answer = client.answer()
+    assert answer["id"] == (None if where == "none" else 5)
+    error = answer["error"]
+    assert isinstance(error, dict) and error["code"] == -32700
+    assert client.request({"jsonrpc": "2.0", "id": 6, "method": "ping"}) == {
+        "jsonrpc": "2.0",
+        "id": 6,
+        "result": {},
+    }
+    assert client.process.poll() is None  # and the fixture sees it exit cleanly at the end
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"id": 5, "params": {"id": 6}}', 5),
+        ('{"params": {"id": 6}, "id": "x"}', "x"),
+        ('{"params": [{"id": 6}, "id"], "method": "id"}', None),
+        ('{"id": 1, "id": 2}', 2),
+        ('{"id": 1, "id": {"a": 1}}', None),
+        ('{"id": true}', None),
+        ('{"id": -3}', -3),
+        ('{"\\u0069d": 7}', 7),
+        ('{"id": "a\\"b}"}', 'a"b}'),
+        ('{"a": "} ] {", "id": 3}', 3),
+        ('{"a": {"b": [1, {"c": "]"}]}, "id": 4}', 4),
+        ('[{"id": 1}]', None),
+        ("5", None),
+        ('{"id": 9, "x": ' + "[" * 100_000 + "]" * 100_000 + "}", 9),
+        ('{"x": ' + '{"a":' * 100_000 + "1" + "}" * 100_000 + ', "id": 9}', 9),
+    ],
+)
+def test_top_level_id_reads_the_id_as_json_does_at_any_depth(text: str, expected: object) -> None:
+    assert top_level_id(text) == expected
+    if len(text) < 1000:  # the standard library reads it: it agrees
+        message = json.loads(text)
+        value = message.get("id") if isinstance(message, dict) else None
+        assert expected == (
+            value if isinstance(value, str | int) and not isinstance(value, bool) else None
+        )
