@@ -25,6 +25,7 @@ ToolError
  ├─ stale_read         the file changed since this session last read it
  ├─ stale              a rewind or a reject no longer fits: the file changed outside the tools
  ├─ exists             a file to be created already exists
+ ├─ busy               another process holds the file (or the state) past the wait; retry later
  ├─ no_match           `old_string` (or a patch's context) was not found
  ├─ ambiguous_match    `old_string` was found in several places and `replace_all` was not set
  ├─ no_change          the change would leave the file as it is
@@ -32,6 +33,7 @@ ToolError
  ├─ patch_conflict     a hunk's context was not found in the file it updates
  ├─ syntax_error       the change would break the file's syntax (policy `syntax_check: refuse`)
  ├─ nothing_to_undo    this session has no earlier version of the file
+ ├─ cancelled          the call was cancelled before its change was committed; nothing changed
  ├─ unknown_ref        a blob id (`old_ref`, `new_ref`, an attachment) names no stored content
  ├─ permission         the operating system refused access
  ├─ state_unavailable  the state folder (outside the root) cannot be created; choose another
@@ -56,6 +58,8 @@ CODES: frozenset[str] = frozenset(
     {
         "ambiguous_match",
         "binary",
+        "busy",
+        "cancelled",
         "denied",
         "exists",
         "invalid_arguments",
@@ -100,6 +104,7 @@ SANDBOX_CODES: Mapping[str, str] = {
     "too_large": "too_large",
     "stale": "stale_read",
     "exists": "exists",
+    "busy": "busy",
     "loop": "invalid_arguments",
     "invalid_path": "invalid_arguments",
     "binary": "binary",

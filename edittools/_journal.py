@@ -184,8 +184,8 @@ def _parse(
             except SandboxError:
                 payload["truncated"] = True
         return StreamEvent.model_validate(data)
-    except (ValueError, TypeError, IndexError, KeyError):
-        return None
+    except (ValueError, TypeError, IndexError, KeyError, ArithmeticError, RecursionError):
+        return None  # a damaged or tampered row (e.g. JSON nested past the parser's depth)
 
 
 def _put_window(

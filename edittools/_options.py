@@ -30,7 +30,8 @@ class SessionOptions:
     `checkpoint_on_start` takes a checkpoint when the session opens (reused when nothing changed
     since the newest one); tools that only look at checkpoints turn it off.
     A file over `max_file_bytes` is edited by a streamed scan that reads `scan_chunk_bytes` at a
-    time.
+    time. A call waits at most `lock_timeout` seconds for a file another process is changing,
+    then fails with `busy` (a stopped or hung holder cannot hang every other caller).
     """
 
     require_read: bool = True
@@ -48,3 +49,4 @@ class SessionOptions:
     syntax_budget: float = 0.25
     checkpoint_on_start: bool = True
     scan_chunk_bytes: int = SCAN_CHUNK
+    lock_timeout: float = 5.0

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import threading
+import warnings
+import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +28,10 @@ class Session:
     `Session(sandbox=sb)` uses an existing one. Options (see `SessionOptions`) may be given whole or
     as keywords, e.g. `Session(root, require_read=False)`. Writes under `.git/` are refused unless
     `allow_git_writes=True` (with `sandbox=`, the sandbox must have been opened with it too).
+
+    A session holds descriptors, the state database and any watcher it started until `close()`:
+    use `with Session(root) as s:`. One dropped unclosed releases them when it is collected, with
+    a `ResourceWarning`, as an unclosed file does.
     """
 
     def __init__(
@@ -58,9 +66,18 @@ class Session:
         else:
             options = replace(options, allow_git_writes=sandbox.allow_git_writes)
         self.sandbox = sandbox
-        self.workspace = Workspace(sandbox, options)
-        if options.checkpoint_on_start:
-            self.workspace.session_checkpoint = self.workspace.checkpoints.take(auto="session")
+        self._owned = _Owned(sandbox if self._owns_sandbox else None)
+        # Holds `_owned`, never the session: it runs once the session is unreachable.
+        self._finalizer = weakref.finalize(self, _dropped, self._owned, str(sandbox.root))
+        # At exit the process releases everything (while daemon threads may still use it).
+        self._finalizer.atexit = False  # type: ignore[misc]  # typeshed gives finalize no slots
+        try:
+            self.workspace = Workspace(sandbox, options)
+            if options.checkpoint_on_start:
+                self.workspace.session_checkpoint = self.workspace.checkpoints.take(auto="session")
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def options(self) -> SessionOptions:
@@ -194,6 +211,17 @@ class Session:
         """
         return run_tool(self.workspace, name, arguments, dry_run=dry_run)
 
+    @contextmanager
+    def cancellable(self, cancel: threading.Event) -> Iterator[None]:
+        """Calls made inside the block stop once `cancel` is set (from another thread) before
+        their change is committed: nothing is written and the result is the error `cancelled`.
+        A change whose commit has begun completes and returns its result."""
+        self.workspace.cancel = cancel
+        try:
+            yield
+        finally:
+            self.workspace.cancel = None
+
     @staticmethod
     def tool_names() -> list[str]:
         """The names of the tools, in catalogue order."""
@@ -207,10 +235,13 @@ class Session:
     def watch(self, **options: Any) -> ExternalWatcher:
         """Start reporting changes made outside the tools as `external` stream events.
 
-        Returns the running watcher (stop it, or use it as a context manager); `options` are
-        `ExternalWatcher`'s, e.g. `on_event=print, journal=True, track_all=True`.
+        Returns the running watcher (stop it, or use it as a context manager; closing the session
+        stops it too); `options` are `ExternalWatcher`'s, e.g. `on_event=print, journal=True,
+        track_all=True`.
         """
-        return ExternalWatcher(self.sandbox, workspace=self.workspace, **options).start()
+        watcher = ExternalWatcher(self.sandbox, workspace=self.workspace, **options)
+        self._owned.watchers.add(watcher)
+        return watcher.start()
 
     def journal(self) -> list[StreamEvent]:
         """Every result journaled for this root, oldest first (see `iter_journal` for big ones)."""
@@ -221,12 +252,52 @@ class Session:
         return self.workspace.journal_events(shown_window)
 
     def close(self) -> None:
-        """Release the sandbox if this session opened it."""
-        if self._owns_sandbox:
-            self.sandbox.close()
+        """Stop the watchers this session started and release the sandbox if it opened it.
+
+        Closing again does nothing.
+        """
+        self._finalizer.detach()
+        self._owned.release()
 
     def __enter__(self) -> Session:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+class _Owned:
+    """What a session must release: the sandbox it opened (None: the caller's) and the watchers
+    it started. The finalizer of a dropped session holds this, so it must not refer to the
+    session."""
+
+    def __init__(self, sandbox: Sandbox | None) -> None:
+        self.sandbox = sandbox
+        # Weak: a watcher its owner stopped and dropped is forgotten; a running one is kept
+        # alive by its threads.
+        self.watchers: weakref.WeakSet[ExternalWatcher] = weakref.WeakSet()
+
+    def release(self) -> bool:
+        """Stop the watchers, close the sandbox; whether there was anything to release."""
+        watchers = list(self.watchers)
+        self.watchers.clear()
+        sandbox, self.sandbox = self.sandbox, None
+        held = bool(watchers) or (sandbox is not None and not sandbox.closed)
+        try:
+            for watcher in watchers:
+                watcher.stop()
+        finally:
+            if sandbox is not None:
+                sandbox.close()
+        return held
+
+
+def _dropped(owned: _Owned, root: str) -> None:
+    """The finalizer of a session collected without `close`: release, then say so."""
+    if owned.release():
+        warnings.warn(
+            f"a Session over {root!r} was not closed; use `with Session(...) as s:` or call "
+            "close()",
+            ResourceWarning,
+            stacklevel=2,
+        )

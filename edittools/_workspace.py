@@ -19,6 +19,7 @@ import json
 import re
 import secrets
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,6 +144,7 @@ class Workspace:
     def __init__(self, sandbox: Sandbox, options: SessionOptions) -> None:
         self.sandbox = sandbox
         self.options = options
+        sandbox.lock_timeout = options.lock_timeout
         self._index = sandbox.index
         self._index.ensure(_SCHEMA + JOURNAL_SCHEMA)
         # The ids of the last contents kept, by object identity: one call stores a content once
@@ -157,8 +159,20 @@ class Workspace:
         self.shown: Shown | None = None
         """What the running read showed, as lines of a stored content (the runner journals it by
         reference and clears it)."""
+        self.unkept: list[str] = []
+        """What the running call's changes could not keep of the replaced files' metadata, as
+        "path: what (why)" (the runner says so in the result and clears it)."""
+        self.cancel: threading.Event | None = None
+        """Set while the running call may be cancelled: once the event is set, its change stops
+        before it is committed (`stop_if_cancelled`); a change already committed stands."""
         self._report_recoveries()
-        self.checkpoints = Checkpoints(sandbox, self._index, keep_bytes=options.baseline_bytes)
+        self.checkpoints = Checkpoints(
+            sandbox,
+            self._index,
+            keep_bytes=options.baseline_bytes,
+            known=self.has_content,
+            fetch=self.content,
+        )
         """The root's checkpoints (see `edittools._checkpoints`)."""
         self.session_checkpoint: int | None = None
         """The checkpoint taken when the session started, the default `since` of a review."""
@@ -244,7 +258,22 @@ class Workspace:
             "SELECT start, stop, middle FROM derived_spans WHERE id = ? ORDER BY seq", (blob_id,)
         )
         base, start, stop, middle = rows[0]
-        return Recipe(base, start, stop, bytes(middle), tuple((a, b, bytes(m)) for a, b, m in more))
+        spans = [(start, stop, middle), *more]
+        at = 0
+        for a, b, m in spans:
+            if type(a) is not int or type(b) is not int or not at <= a <= b or type(m) is not bytes:
+                raise SandboxError(
+                    "blob_corrupt",
+                    f"The recipe of content {blob_id} in the state index is damaged (a span "
+                    "that is not in order or not bytes); do not rely on it.",
+                    path=blob_id,
+                )
+            at = b
+        if not isinstance(base, str) or not _REF.fullmatch(base):
+            raise SandboxError(
+                "blob_corrupt", f"The recipe of content {blob_id} names no valid base content.",
+                path=blob_id)  # fmt: skip
+        return Recipe(base, start, stop, middle, tuple((a, b, m) for a, b, m in more))
 
     def content(self, blob_id: str) -> bytes:
         """The bytes of a content id: a stored blob, or one rebuilt from its recipe.
@@ -307,7 +336,9 @@ class Workspace:
         change being pushed. Returns the new versions (None for a deleted file). The new contents
         are hashed once, while they are written; what the session has now seen of each file is
         recorded as a recipe on the old content (see `content`), not as a second copy.
+        A cancelled call (`cancel`) stops before the intent is recorded: nothing is written.
         """
+        self.stop_if_cancelled()  # before the new contents are written out
         writes = [
             FileWrite(
                 p.path,
@@ -321,6 +352,9 @@ class Workspace:
         ]
 
         def record(db: sqlite3.Connection, intent: int, versions: list[Version | None]) -> None:
+            # The last moment to stop: the new contents wait in temp files, and raising here rolls
+            # the intent back and removes them; once this transaction commits, the change stands.
+            self.stop_if_cancelled()
             for p, version in zip(planned, versions, strict=True):
                 after = None if version is None else version.digest
                 if undoes is None:
@@ -337,7 +371,19 @@ class Workspace:
             if undoes is not None:
                 db.execute("UPDATE changes SET undone_by = ? WHERE id = ?", (intent, undoes.id))
 
-        return self.sandbox.commit_files(writes, record=record)
+        versions = self.sandbox.commit_files(writes, record=record)
+        for p, version in zip(planned, versions, strict=True):
+            if version is not None:
+                self.unkept += [f"{p.path}: {what}" for what in version.unkept]
+        return versions
+
+    def stop_if_cancelled(self) -> None:
+        """Raise `cancelled` when the running call was cancelled (see `cancel`)."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise ToolError(
+                "cancelled",
+                "The call was cancelled before its change was committed: nothing was written.",
+            )
 
     def _keep_after(self, db: sqlite3.Connection, p: Planned, digest: str) -> str | None:
         """Make the new content of `p` fetchable by its digest, cheaply; None when it is not kept.
@@ -380,7 +426,8 @@ class Workspace:
         if size > self.options.baseline_bytes:
             return None
         data = p.after if isinstance(p.after, bytes) else b"".join(p.after)
-        return self.sandbox.store.put(data, blob_id=digest)
+        # Unsynced: the file holds it (synced); a later change of it links the file instead.
+        return self.sandbox.store.put(data, blob_id=digest, durable=False)
 
     def last_change(self, path: str) -> Change | None:
         """The most recent change of `path` not yet undone."""
@@ -406,8 +453,12 @@ class Workspace:
 
     def journal_events(self, window: WindowText | None = None) -> Iterator[StreamEvent]:
         """Every stream event journaled for this root, oldest first, read a page at a time; reads
-        kept by reference have their windows cut again by `window`."""
-        return read_events(self._index, self.sandbox.store, self.content, window)
+        kept by reference have their windows cut again by `window`. A row that cannot be read is
+        skipped; the state's own failure raises `ToolError`."""
+        try:
+            yield from read_events(self._index, self.sandbox.store, self.content, window)
+        except SandboxError as exc:
+            raise ToolError.from_sandbox(exc) from exc
 
     def _report_recoveries(self) -> None:
         """Journal each settled crash recovery once (whichever process opens the root first)."""
@@ -433,9 +484,18 @@ class Workspace:
             )
 
     def _blob_of(self, data: bytes, digest: str) -> str | None:
+        """The id under which a content just read stays fetchable, or None when it is not kept.
+
+        A content the state holds already (a snapshot, or a recipe on one) costs nothing; any
+        other under the cap is copied unsynced (see `BlobStore.put`), and a change of the file
+        puts its replaced inode in the copy's place: a read followed by an edit, even each in a
+        process of its own, leaves the state a link, not a copy.
+        """
+        if self.has_content(digest):
+            return digest
         if len(data) > self.options.baseline_bytes:
             return None
-        return self.sandbox.store.put(data, blob_id=digest)
+        return self.sandbox.store.put(data, blob_id=digest, durable=False)
 
 
 _RECOVERY_TEXT = {
@@ -444,6 +504,11 @@ _RECOVERY_TEXT = {
     "partial": (
         "A change of {n} file(s) interrupted by a crash could not be settled fully (a file was "
         "changed meanwhile); check {paths}."
+    ),
+    "refused": (
+        "An unfinished change recorded in the state named {n} file(s) a tool may not write (a "
+        "deny pattern, a .git folder, or outside the root), so recovery left them alone: "
+        "{paths}. Check them, and the state folder."
     ),
 }
 

@@ -17,12 +17,14 @@ SandboxError
  ├─ too_large       the file is larger than the read cap
  ├─ stale           compare-and-swap failed: the file changed since the expected version
  ├─ exists          compare-and-swap failed: the file was expected to be absent but exists
+ ├─ busy            another process holds the file's lock (or the state database) past the wait
  ├─ loop            too many symlinks (a loop) or a symlink swapped in while opening
  ├─ invalid_path    empty, NUL byte, over-long, or otherwise malformed path
  ├─ binary          the bytes look binary (a NUL byte without a UTF-16/32 byte-order mark)
  ├─ undecodable     no encoding decodes the bytes and encodes them back byte for byte
  ├─ unencodable     the new text cannot be written in the document's encoding
- ├─ io_error        any other operating-system failure (disk full, I/O error, ...)
+ ├─ io_error        any other operating-system failure (disk full, I/O error, too many open
+ │                  files, out of memory: see `transient`)
  ├─ blob_missing    the blob store has no blob with that id
  ├─ blob_corrupt    a stored blob no longer matches its id
  ├─ state_unavailable the state folder (outside the root) cannot be created or opened
@@ -31,14 +33,16 @@ SandboxError
 ```
 
 Foreign exceptions (`OSError`, `UnicodeError`) are translated at the boundary with `raise ... from
-exc`; `from_oserror` holds the errno mapping in one place.
+exc`; `from_oserror` holds the errno mapping in one place, `WRONG_KIND` the errnos that say what
+stands at a path is not what was asked for, and `transient` the errors about the process or the
+system rather than the file (no open descriptor left, no memory).
 """
 
 from __future__ import annotations
 
 import errno
 
-__all__ = ["CODES", "SandboxError", "from_oserror"]
+__all__ = ["CODES", "TRANSIENT", "WRONG_KIND", "SandboxError", "from_oserror", "transient"]
 
 CODES: frozenset[str] = frozenset(
     {
@@ -54,6 +58,7 @@ CODES: frozenset[str] = frozenset(
         "too_large",
         "stale",
         "exists",
+        "busy",
         "loop",
         "invalid_path",
         "binary",
@@ -107,7 +112,39 @@ _ERRNO_CODES: dict[int, tuple[str, str]] = {
         "The path names a socket or device; only regular files are allowed.",
     ),
     errno.ENODEV: ("not_a_file", "The path names a device; only regular files are allowed."),
+    errno.EMFILE: (
+        "io_error",
+        "This process has too many files open (its limit, `ulimit -n`, is reached): close the "
+        "sessions and sandboxes it no longer uses (`with Session(...)`, or `close()`) or raise "
+        "the limit, then retry. Nothing is damaged.",
+    ),
+    errno.ENFILE: (
+        "io_error",
+        "The system has too many files open: close files or processes that hold many, or raise "
+        "the system's limit (fs.file-max), then retry. Nothing is damaged.",
+    ),
+    errno.ENOMEM: (
+        "io_error",
+        "The system is out of memory: free some (or raise this process's limit), then retry. "
+        "Nothing is damaged.",
+    ),
+    errno.ENOBUFS: ("io_error", "The system is out of buffer space: retry in a moment."),
+    errno.EAGAIN: ("io_error", "The resource is busy for now: retry in a moment."),
+    errno.EINTR: ("io_error", "The operation was interrupted: retry it."),
+    errno.ENOSPC: ("io_error", "The disk is full: free some space, then retry."),
+    errno.EDQUOT: ("io_error", "The disk quota is exhausted: free some space, then retry."),
 }
+
+TRANSIENT: frozenset[int] = frozenset(
+    {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS, errno.EAGAIN, errno.EINTR}
+)
+"""Errnos about the process or the system, not the file: the same call may succeed later."""
+
+WRONG_KIND: frozenset[int] = frozenset(
+    {errno.ELOOP, errno.ENOTDIR, errno.EISDIR, errno.ENXIO, errno.ENODEV}
+)
+"""Errnos of an open that met another kind of entry than it asked for: a symlink (no-follow), a
+file where a folder is needed or the reverse, a FIFO, socket or device."""
 
 
 def from_oserror(exc: OSError, path: str | None, action: str) -> SandboxError:
@@ -119,3 +156,13 @@ def from_oserror(exc: OSError, path: str | None, action: str) -> SandboxError:
     reason = exc.strerror or type(exc).__name__
     where = f" {path!r}" if path is not None else ""
     return SandboxError(code, f"Cannot {action}{where}: {reason}. {advice}", path=path)
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether `exc`, or the `OSError` it was translated from, is `TRANSIENT`."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in TRANSIENT:
+            return True
+        seen = seen.__cause__
+    return False

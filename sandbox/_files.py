@@ -3,9 +3,10 @@
 These functions take an already-confined parent directory descriptor and a single name; they never
 resolve paths themselves. Reads refuse anything that is not a regular file without blocking (the
 entry is opened with `O_NONBLOCK | O_NOFOLLOW`, then `fstat`-checked). Writes go to a temp file
-created exclusively in the same directory, get the original's permission bits, are fsynced, renamed
-over the target through the directory descriptor and the directory is fsynced: a crash leaves the
-old or the new bytes. `FileReader` streams a file opened that way, without a cap.
+created exclusively in the same directory, get the original's mode, owner (where permitted) and
+extended attributes once their content is in (`take_meta`), are fsynced, renamed over the target
+through the directory descriptor and the directory is fsynced: a crash leaves the old or the new
+bytes. `FileReader` streams a file opened that way, without a cap.
 """
 
 from __future__ import annotations
@@ -33,12 +34,14 @@ __all__ = [
     "PRESENT",
     "TEMP_SUFFIX",
     "AbsentType",
+    "FileMeta",
     "FileReader",
     "PendingVersion",
     "Version",
     "atomic_write",
     "check_expect",
     "check_regular",
+    "file_meta",
     "hash_file",
     "lstat_regular",
     "open_regular",
@@ -46,6 +49,7 @@ __all__ = [
     "read_open_deferred",
     "remove_dir",
     "same_inode_state",
+    "take_meta",
     "take_mode",
     "temp_name",
 ]
@@ -75,6 +79,9 @@ class Version:
     ctime_ns: int = field(default=-1, compare=False)
     seen_ns: int = field(default=-1, compare=False)
     """Wall-clock time the stat was taken, after the content was read (-1: unknown)."""
+    unkept: tuple[str, ...] = field(default=(), compare=False)
+    """For a version just written: the replaced file's metadata the new file could not keep
+    (owner, a mode bit, an extended attribute), each named with the reason; empty normally."""
 
 
 class AbsentType(enum.Enum):
@@ -309,11 +316,149 @@ def _too_large(display: str, size: int, cap: int) -> SandboxError:
 
 
 def take_mode(fd: int, like: os.stat_result) -> None:
-    """Give the temp file `fd` the owner (where allowed) and permission bits of `like`."""
-    with contextlib.suppress(PermissionError):
-        if (like.st_uid, like.st_gid) != (os.getuid(), os.getgid()):
-            os.fchown(fd, like.st_uid, like.st_gid)
-    os.fchmod(fd, stat.S_IMODE(like.st_mode))
+    """Give the temp file `fd`, before its content is written, the permission bits of `like`.
+
+    No setuid, setgid or sticky bit yet (writing would clear them): `take_meta` sets the whole
+    mode once the content is in. Until then the temp file is no more open than the file it
+    replaces.
+    """
+    os.fchmod(fd, stat.S_IMODE(like.st_mode) & 0o777)
+
+
+# Extended attributes a new content takes over from the file it replaces: the user's own, the
+# security modules' (labels, file capabilities), POSIX ACLs, and `trusted.*`, which the kernel
+# lists only to a privileged process (so it is copied exactly when it can be read).
+_KEPT_XATTRS = ("user.", "security.", "system.posix_acl_", "trusted.")
+
+
+@dataclass(frozen=True)
+class FileMeta:
+    """What a file carries besides its bytes: owner, mode, extended attributes.
+
+    Read from the file a change replaces (`file_meta`) and given to its replacement after the
+    content is written (`take_meta`). `unkept` names what could not even be read.
+    """
+
+    uid: int
+    gid: int
+    mode: int
+    """Permission bits with the setuid, setgid and sticky bits."""
+    xattrs: tuple[tuple[str, bytes], ...] = ()
+    unkept: tuple[str, ...] = ()
+
+    @classmethod
+    def of_stat(cls, st: os.stat_result, unkept: tuple[str, ...] = ()) -> FileMeta:
+        """The owner and mode of `st`, without extended attributes."""
+        return cls(st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode), (), unkept)
+
+
+def file_meta(fd: int, st: os.stat_result) -> FileMeta:
+    """The metadata of the open regular file `fd` (`st` is its stat) a replacement keeps."""
+    xattrs: list[tuple[str, bytes]] = []
+    unkept: list[str] = []
+    try:
+        names = os.listxattr(fd)
+    except OSError as exc:
+        names = []
+        if exc.errno not in (errno.ENOTSUP, errno.EOPNOTSUPP):  # else: none on this file system
+            unkept.append(f"its extended attributes (they cannot be listed: {_why(exc)})")
+    for name in names:
+        if not name.startswith(_KEPT_XATTRS):
+            unkept.append(f"the extended attribute {name} (not a kind that is copied)")
+            continue
+        try:
+            xattrs.append((name, os.getxattr(fd, name)))
+        except OSError as exc:
+            if exc.errno != errno.ENODATA:  # removed since it was listed: nothing to keep
+                unkept.append(f"the extended attribute {name} (it cannot be read: {_why(exc)})")
+    return FileMeta(st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode), tuple(xattrs), tuple(unkept))
+
+
+def take_meta(fd: int, meta: FileMeta) -> tuple[str, ...]:
+    """Give the temp file `fd`, its content written, the owner, extended attributes and mode of
+    `meta`; return what could not be kept, each with why. Never raises: the content goes in.
+
+    The order is the kernel's: a write and a change of owner clear the setuid and setgid bits
+    and the file capabilities (`security.capability`), so the owner comes first, then the
+    attributes, the mode last. An ACL and the mode's group bits are one thing (the ACL's mask),
+    so the mode set last leaves the ACL as it was.
+    """
+    unkept = list(meta.unkept)
+    try:
+        st = os.fstat(fd)
+        if (st.st_uid, st.st_gid) != (meta.uid, meta.gid):
+            try:
+                os.fchown(fd, meta.uid, meta.gid)
+            except PermissionError:
+                # An unprivileged writer may still give the file a group it belongs to.
+                with contextlib.suppress(PermissionError):
+                    os.fchown(fd, -1, meta.gid)
+            st = os.fstat(fd)
+            if st.st_uid != meta.uid:
+                unkept.append(
+                    f"its owner (uid {meta.uid}; only a privileged process can give "
+                    f"a file to another user, so it now belongs to uid {st.st_uid})"
+                )
+            if st.st_gid != meta.gid:
+                unkept.append(
+                    f"its group (gid {meta.gid}; this process is not a member, so "
+                    f"it now has gid {st.st_gid})"
+                )
+    except OSError as exc:
+        unkept.append(f"its owner ({_why(exc)})")
+    wanted = dict(meta.xattrs)
+    try:
+        present = set(os.listxattr(fd))
+    except OSError:
+        present = set()
+    for name in sorted(present - wanted.keys()):
+        # Inherited by the new file (a folder's default ACL) but not on the one it replaces.
+        if name.startswith(_KEPT_XATTRS) and not name.startswith("security."):
+            try:
+                os.removexattr(fd, name)
+            except OSError as exc:
+                unkept.append(f"the absence of the extended attribute {name} ({_why(exc)})")
+    for name, value in meta.xattrs:
+        try:
+            if name not in present or os.getxattr(fd, name) != value:
+                os.setxattr(fd, name, value)
+        except OSError as exc:
+            unkept.append(f"the extended attribute {name} ({_why(exc)})")
+    try:
+        os.fchmod(fd, meta.mode)
+        now = stat.S_IMODE(os.fstat(fd).st_mode)
+    except OSError as exc:
+        unkept.append(f"its mode {meta.mode:04o} ({_why(exc)})")
+    else:
+        if now != meta.mode:
+            unkept.append(
+                f"its mode {meta.mode:04o} (the system set {now:04o}: a setgid bit "
+                "needs the file's group among this process's groups)"
+            )
+    return tuple(unkept)
+
+
+def _meta_at(dir_fd: int, name: str, like: os.stat_result) -> FileMeta:
+    """The metadata of `name` in `dir_fd`, read from it while it is still the inode `like`
+    describes; else the owner and mode of `like` alone."""
+    try:
+        fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+    except OSError as exc:
+        return FileMeta.of_stat(
+            like,
+            (f"its extended attributes (the file cannot be opened to read them: {_why(exc)})",),
+        )
+    try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != (like.st_dev, like.st_ino) or not stat.S_ISREG(st.st_mode):
+            return FileMeta.of_stat(like)
+        return file_meta(fd, st)
+    finally:
+        os.close(fd)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 def temp_name() -> str:
@@ -330,29 +475,32 @@ def atomic_write(
     tmp: str,
     like: os.stat_result | None,
     digest: str | None = None,
+    meta: FileMeta | None = None,
 ) -> Version:
     """Replace `name` in `dir_fd` with `data` atomically and durably, via the temp file `tmp`.
 
-    `like` is the stat of the file being replaced: its permission bits (and, where allowed, owner)
-    are copied; a new file gets 0o666 minus the umask. The rename replaces the directory entry, so
-    other hard links to the old file keep the old bytes. `digest`, when the caller knows it, spares
-    hashing `data` again.
+    `like` is the stat of the file being replaced: its mode, owner (where allowed) and extended
+    attributes (`meta` when the caller read them, else read from that file now) are kept, and
+    what could not be is named in the version's `unkept`; a new file gets 0o666 minus the umask.
+    The rename replaces the directory entry, so other hard links to the old file keep the old
+    bytes. `digest`, when the caller knows it, spares hashing `data` again.
     """
+    if like is not None and meta is None:
+        meta = _meta_at(dir_fd, name, like)
     try:
         fd = os.open(tmp, _TEMP_FLAGS, 0o666, dir_fd=dir_fd)
     except OSError as exc:
         raise from_oserror(exc, display, "create a temp file for") from exc
     renamed = False
+    unkept: tuple[str, ...] = ()
     try:
         if like is not None:
-            if (like.st_uid, like.st_gid) != _owner(fd):
-                # Only a privileged writer can keep a foreign owner.
-                with contextlib.suppress(PermissionError):
-                    os.fchown(fd, like.st_uid, like.st_gid)
-            os.fchmod(fd, stat.S_IMODE(like.st_mode))
+            take_mode(fd, like)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
+        if meta is not None:
+            unkept = take_meta(fd, meta)
         os.fsync(fd)
         os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         renamed = True
@@ -365,11 +513,11 @@ def atomic_write(
         if not renamed:
             with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=dir_fd)
-    return _version(digest_of(data) if digest is None else digest, len(data), st)
+    return _version(digest_of(data) if digest is None else digest, len(data), st, unkept)
 
 
-def _version(digest: str, size: int, st: os.stat_result) -> Version:
-    return Version(digest, size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, time.time_ns())
+def _version(digest: str, size: int, st: os.stat_result, unkept: tuple[str, ...] = ()) -> Version:
+    return Version(digest, size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns, time.time_ns(), unkept)
 
 
 # A change of an inode within one tick of the file system's clock may keep its timestamps: a stat
@@ -398,11 +546,6 @@ def same_inode_state(version: Version, st: os.stat_result) -> bool:
     coarse = version.ctime_ns % 1_000_000 == 0
     margin = _COARSE_RACY_NS if coarse else _RACY_NS
     return same and version.seen_ns - version.ctime_ns > margin
-
-
-def _owner(fd: int) -> tuple[int, int]:
-    st = os.fstat(fd)
-    return st.st_uid, st.st_gid
 
 
 # Stands for "exists, content not hashed" where only existence matters (expect=ABSENT).

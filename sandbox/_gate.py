@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ._errors import SandboxError
-from ._paths import PathResolver, Resolved
+from ._paths import Guard, PathResolver, Resolved
 
 if TYPE_CHECKING:
     import pathspec
@@ -41,6 +41,7 @@ __all__ = [
 
 PathArg = str | os.PathLike[str]
 RETRIES = 3  # re-resolutions when an entry turns into a symlink between resolving and opening
+_WAY = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 # Code points HFS+ drops when it compares names (git's own list for its ".git" check).
 _HFS_IGNORED = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F),
@@ -125,10 +126,39 @@ class PathGate:
         return self._root_in_git or in_git(rel) or self._in_git_dir(rel)
 
     def _in_git_dir(self, rel: str) -> bool:
-        """Whether a folder on the way to `rel` is (or with `rel`'s entry becomes) a git dir."""
+        """Whether a folder on the way to `rel` is (or with `rel`'s entry becomes) a git dir.
+
+        The way is walked folder by folder on descriptors: a lookup from the root per folder
+        would cost the square of the depth.
+        """
         parts = [p for p in rel.split("/") if p not in ("", ".")]
+        fd = self._paths.root_fd
+        try:
+            for depth, adding in enumerate(parts):
+                if _is_git_dir(_exists_in(fd), adding):
+                    return True
+                if depth + 1 == len(parts):
+                    break
+                try:
+                    inner = os.open(adding, _WAY, dir_fd=fd)
+                except (FileNotFoundError, NotADirectoryError):
+                    return False  # nothing exists beneath a missing folder or a file
+                except OSError:
+                    # Not a plain folder (a symlink swapped in since the path was resolved):
+                    # judge the rest by path, following it.
+                    return self._in_git_dir_by_path(parts, depth + 1)
+                if fd != self._paths.root_fd:
+                    os.close(fd)
+                fd = inner
+        finally:
+            if fd != self._paths.root_fd:
+                os.close(fd)
+        return False
+
+    def _in_git_dir_by_path(self, parts: list[str], start: int) -> bool:
+        """`_in_git_dir` from depth `start` on, each folder looked up by its path from the root."""
         root_fd = self._paths.root_fd
-        for depth, adding in enumerate(parts):
+        for depth in range(start, len(parts)):
             folder = "/".join(parts[:depth])
 
             def exists(name: str, folder: str = folder) -> bool:
@@ -139,7 +169,7 @@ class PathGate:
                     return False
                 return True
 
-            if _is_git_dir(exists, adding):
+            if _is_git_dir(exists, parts[depth]):
                 return True
         return False
 
@@ -172,17 +202,21 @@ class PathGate:
         make_parents: bool = False,
         check_deny: bool = True,
         write: bool = False,
+        made: list[str] | None = None,
     ) -> Resolved:
         """Resolve `path`; with `check_deny`, refuse it when any entry on the way is denied.
 
         With `write` (the caller is about to write, create or remove the entry), the `.git` rule
         applies too, to the entry, each symlink hop and every folder `make_parents` would make.
+        `made` receives the folders `make_parents` made (see `PathResolver.ensure_dir`).
         """
         if self._paths.root_fd < 0:
             raise SandboxError("io_error", "This sandbox is closed; open a new Sandbox.")
-        guard = self._guard_write if write else self._guard_dir
+        guard = self._folder_guard(write)
         try:
-            r = self._paths.resolve(path, follow=follow, make_parents=make_parents, guard=guard)
+            r = self._paths.resolve(
+                path, follow=follow, make_parents=make_parents, guard=guard, made=made
+            )
         except SandboxError as exc:
             # A missing folder inside a denied area is reported as denied, not as not_found.
             if exc.code == "not_found":
@@ -205,6 +239,11 @@ class PathGate:
                     raise _protected(rel)
         return r
 
+    def remove_made(self, folders: list[str]) -> None:
+        """Remove the folders `resolve` made (`made`) while they are empty; see
+        `PathResolver.remove_made`."""
+        self._paths.remove_made(folders)
+
     def _missing_rel(self, path: PathArg) -> str | None:
         """The would-be relative path of a path whose folders are partly missing (None if unknown).
 
@@ -217,16 +256,45 @@ class PathGate:
                 raise
             return None
 
-    def _guard_dir(self, rel: str) -> None:
-        """Refuse to create a directory that a deny pattern covers (make_parents)."""
-        if self.is_denied(rel) or self.is_denied(rel + "/"):
-            raise _denied(rel)
+    def _folder_guard(self, write: bool) -> Guard:
+        """The check of each folder `make_parents` would make, for one resolution (see `Guard`).
 
-    def _guard_write(self, rel: str) -> None:
-        """Like `_guard_dir`, and refuse a directory the `.git` rule protects."""
-        self._guard_dir(rel)
-        if self.is_protected(rel):
-            raise _protected(rel)
+        A deny pattern refuses it; with `write`, so does the `.git` rule. The first folder asked
+        about is judged on its whole way; one made in the folder asked about just before, only by
+        its own name and that parent (the rest of the way was judged already): a chain of new
+        folders costs a few lookups each, whatever its depth.
+        """
+        last: list[str] = []
+
+        def guard(rel: str, parent_fd: int) -> None:
+            if self.is_denied(rel) or self.is_denied(rel + "/"):
+                raise _denied(rel)
+            if not write or not self._protect_git:
+                return
+            parent, _, name = rel.rpartition("/")
+            if last and parent == last[0]:
+                made_in = parent_fd >= 0 and _is_git_dir(_exists_in(parent_fd), name)
+                protected = self._root_in_git or in_git(name) or made_in
+            else:
+                protected = self.is_protected(rel)
+            if protected:
+                raise _protected(rel)
+            last[:] = [rel]
+
+        return guard
+
+
+def _exists_in(fd: int) -> Callable[[str], bool]:
+    """Whether a name exists in the folder `fd` (a link is not followed)."""
+
+    def exists(name: str) -> bool:
+        try:
+            os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except OSError:
+            return False
+        return True
+
+    return exists
 
 
 def check_root(root: PathArg) -> str:

@@ -22,14 +22,17 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ._errors import SandboxError
-from ._state import StateDir, corrupt, open_state_file
+from ._errors import TRANSIENT, SandboxError, from_oserror
+from ._state import StateDir, corrupt, open_state_file, state_error
 
 __all__ = ["DB_NAME", "StateIndex"]
 
 DB_NAME = "index.sqlite3"
 _SCHEMA_VERSION = "1"
 _BUSY_MS = 30_000
+# Error names of a database file shorter or other than its own header and pages say (SQLite reads
+# past the end of a damaged file as a "short read", which is no disk failure).
+_DAMAGED = frozenset({"SQLITE_IOERR_SHORT_READ", "SQLITE_CORRUPT", "SQLITE_NOTADB"})
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,6 +73,7 @@ class StateIndex:
 
     def __init__(self, state: StateDir) -> None:
         self.path = state.path / DB_NAME
+        self._state = state
         self._lock = threading.RLock()
         self._synchronous = ""  # the connection's synchronous setting, as last set
         for companion in ("-wal", "-shm", "-journal"):
@@ -161,13 +165,27 @@ class StateIndex:
             raise self._translate(exc) from exc
 
     def _translate(self, exc: sqlite3.Error) -> SandboxError:
+        if isinstance(exc, sqlite3.OperationalError):
+            short = _out_of_descriptors(self._state)
+            if short is not None:  # SQLite says only "unable to open database file"
+                return from_oserror(short, str(self.path), f"use the state database ({exc})")
         if isinstance(exc, sqlite3.DatabaseError) and not isinstance(
             exc, sqlite3.OperationalError | sqlite3.IntegrityError | sqlite3.ProgrammingError
         ):
             return corrupt(self.path, f"is damaged ({exc})")
         text = str(exc)
-        if "malformed" in text or "not a database" in text:
+        name = getattr(exc, "sqlite_errorname", None) or ""
+        if "malformed" in text or "not a database" in text or name in _DAMAGED:
             return corrupt(self.path, f"is damaged ({text})")
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+            return SandboxError(
+                "busy",
+                f"The state database {self.path} is busy: another process has held a write "
+                f"transaction on it for over {_BUSY_MS / 1000:g} s ({text}), so this step "
+                "recorded nothing. Retry in a moment; if it persists, a stopped or hung edittools "
+                "process holds it (end that process).",
+                path=str(self.path),
+            )
         return SandboxError(
             "io_error",
             f"The state database {self.path} failed: {text}. Retry; if it persists, check the "
@@ -176,13 +194,24 @@ class StateIndex:
         )
 
 
+def _out_of_descriptors(state: StateDir) -> OSError | None:
+    """The error a new descriptor meets now, when it is one of running out (EMFILE, ENFILE...)."""
+    try:
+        os.close(os.dup(state.fd))
+    except OSError as exc:
+        return exc if exc.errno in TRANSIENT else None
+    except KeyError:  # the state folder was closed
+        return None
+    return None
+
+
 def _check_companion(dir_fd: int, name: str, folder: pathlib.Path) -> None:
     try:
         st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise corrupt(folder / name, f"cannot be inspected ({exc.strerror})") from exc
+        raise state_error(exc, folder / name, "inspect the state file") from exc
     if not stat.S_ISREG(st.st_mode):
         raise corrupt(folder / name, "is not a regular file")
     if st.st_nlink != 1:

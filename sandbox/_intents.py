@@ -16,12 +16,16 @@ A process killed anywhere in between leaves an open intent. `Committer.recover` 
 its old or its new bytes and every missing new content is at hand (its temp file or its blob, both
 checked against their ids), the intent is completed; otherwise the files already changed get their
 old bytes back and the intent is deleted, taking the caller's rows along. Either way a `recoveries`
-row records what happened, for the journal, and the temp files are removed.
+row records what happened, for the journal, and the temp files are removed. A target that a tool
+call could not write by the rules of now (deny patterns, `.git`, outside the root, a path a commit
+never records) is left alone and reported as `refused`: the state folder is outside the root, not
+beyond reach, and an intent forged there must not write what a call may not.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import sqlite3
@@ -35,14 +39,17 @@ from ._errors import SandboxError, from_oserror
 from ._files import (
     TEMP_SUFFIX,
     AbsentType,
+    FileMeta,
     Version,
     atomic_write,
     check_expect,
     check_regular,
+    file_meta,
     hash_file,
     open_regular,
     read_open,
     same_inode_state,
+    take_meta,
     take_mode,
     temp_name,
 )
@@ -53,7 +60,7 @@ from ._paths import Resolved
 from ._splice import Splice, write_splice
 from ._staging import Staged
 from ._state import StateDir
-from ._store import BlobStore
+from ._store import BlobStore, Kept
 
 __all__ = ["Committer", "FileWrite", "Recorder"]
 
@@ -99,6 +106,8 @@ class _Prepared:
     made: list[str]
     applied: bool = False
     linked: bool = False  # the old inode is linked into the store (see BlobStore.keep)
+    kept: Kept | None = None  # how the old content was kept
+    meta: FileMeta | None = None  # the replaced file's owner, mode and extended attributes
 
 
 class Committer:
@@ -156,7 +165,7 @@ class Committer:
                     db.execute("DELETE FROM intents WHERE id = ?", (intent,))
                 else:
                     db.execute("UPDATE intents SET state = 'done' WHERE id = ?", (intent,))
-        return [item.version for item in prepared]
+        return [_noting_copy(item.version, item.kept) for item in prepared]
 
     def _prepare(self, write: FileWrite, rel: str, stack: contextlib.ExitStack) -> _Prepared:
         # No descriptor is kept past this call: a change of thousands of files stays under a low
@@ -165,8 +174,8 @@ class Committer:
             entry = self._gate.resolve(write.path, follow=False, write=True)
             made: list[str] = []
         else:
-            made = self._missing_dirs(rel)
-            entry = self._gate.resolve(write.path, make_parents=True, write=True)
+            made = []
+            entry = self._gate.resolve(write.path, make_parents=True, write=True, made=made)
         try:
             require_file(entry, write.path)
             assert entry.name is not None
@@ -176,14 +185,14 @@ class Committer:
             self._keep_current(item, entry)
             if isinstance(write.data, Staged):
                 item.tmp = write.data.name  # noted in the state folder by its writer
-                item.version = _adopt(entry, write.data, rel)
+                item.version = _adopt(entry, write.data, rel, item.meta)
                 # On record before the rename: without it the intent would read as a delete,
                 # and a recovery after a crash there would remove the file.
                 item.new_sha = item.version.digest
             elif write.data is not None:
                 item.tmp = temp_name()
                 stack.enter_context(self._state.pending(entry.rel.rpartition("/")[0], item.tmp))
-                item.version = _write_temp(entry, item.tmp, write, rel)
+                item.version = _write_temp(entry, item.tmp, write, rel, item.meta)
                 item.new_sha = item.version.digest
                 if write.digest is not None and write.digest != item.new_sha:
                     raise SandboxError(
@@ -238,10 +247,16 @@ class Committer:
             elif st.st_size > self._max_bytes():
                 current, st = _hash_open(fd, entry.rel)  # streamed: a file larger than memory
             else:
-                _, current, st = read_open(os.dup(fd), st, entry.rel, self._max_bytes())
+                try:
+                    copy = os.dup(fd)
+                except OSError as exc:  # out of descriptors: say so, and what to do
+                    raise from_oserror(exc, entry.rel, "read") from exc
+                _, current, st = read_open(copy, st, entry.rel, self._max_bytes())
             check_expect(expect, current, entry.rel)
             item.old_sha = current.digest
-            item.linked = self._store.keep(fd, st, current.digest)
+            item.meta = file_meta(fd, st)
+            item.kept = self._store.keep(fd, st, current.digest)
+            item.linked = item.kept.linked
         finally:
             os.close(fd)
 
@@ -306,7 +321,8 @@ class Committer:
                     tmp = temp_name()
                     with self._state.pending(item.target.rpartition("/")[0], tmp):
                         atomic_write(entry.dir_fd, entry.name, old, item.rel, tmp=tmp,
-                                     like=item.like, digest=item.old_sha)  # fmt: skip
+                                     like=item.like, digest=item.old_sha,
+                                     meta=item.meta)  # fmt: skip
         self._discard(prepared)
         with contextlib.suppress(SandboxError), self._index.transaction() as db:
             db.execute("DELETE FROM intents WHERE id = ?", (intent,))
@@ -324,31 +340,9 @@ class Committer:
         for item in reversed(prepared):
             self._remove_dirs(item.made)
 
-    def _missing_dirs(self, rel: str) -> list[str]:
-        parts = rel.split("/")[:-1]
-        missing = []
-        for k in range(len(parts)):
-            folder = "/".join(parts[: k + 1])
-            try:
-                with self._gate.resolve(folder, check_deny=False) as r:
-                    found = r.stat is not None
-            except SandboxError as exc:
-                if exc.code != "not_found":
-                    raise
-                found = False
-            if not found:
-                missing.append(folder)
-        return missing
-
     def _remove_dirs(self, folders: list[str]) -> None:
         # Deepest first; a folder someone else put a file in meanwhile is not ours to remove.
-        for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
-            with (
-                contextlib.suppress(SandboxError, OSError),
-                self._gate.resolve(folder, follow=False, check_deny=False) as r,
-            ):
-                if r.name is not None and r.stat is not None and stat.S_ISDIR(r.stat.st_mode):
-                    os.rmdir(r.name, dir_fd=r.dir_fd)
+        self._gate.remove_made(folders)
 
     # --- recovery ---------------------------------------------------------------------------
 
@@ -361,20 +355,41 @@ class Committer:
                 "ORDER BY seq",
                 (intent,),
             )
-            with self._locks.try_hold([row[0] for row in files]) as free:
+            allowed = [self._allowed(row) for row in files]
+            targets = [_Target(*row) for row, ok in zip(files, allowed, strict=True) if ok]
+            refused = [_shown(row[0]) for row, ok in zip(files, allowed, strict=True) if not ok]
+            with self._locks.try_hold([t.path for t in targets]) as free:
                 if not free:
                     continue  # its writer is alive and holds the locks
                 still = self._index.rows("SELECT 1 FROM intents WHERE id = ? AND state = 'open'",
                                          (intent,))  # fmt: skip
                 if still:
                     try:
-                        self._settle(intent, [_Target(*row) for row in files])
+                        self._settle(intent, targets, refused)
                     except (OSError, SandboxError):
                         continue  # could not look at every file: left for a later open
                     settled += 1
         return settled
 
-    def _settle(self, intent: int, targets: list[_Target]) -> None:
+    def _allowed(self, row: tuple[object, ...]) -> bool:
+        """Whether a tool call could write the target of an intent's row, by the rules of now.
+
+        The state folder is outside the root but not beyond reach: a forged or stale intent must
+        not write where a call may not (deny patterns, `.git`, outside the root). A path is
+        taken only as a commit records it: its own canonical relative form.
+        """
+        path, tmp, old_sha, new_sha = row
+        if not isinstance(path, str) or not path:
+            return False
+        if not all(value is None or isinstance(value, str) for value in (tmp, old_sha, new_sha)):
+            return False
+        try:
+            return self._gate.rel(path, check_deny=True, write=True) == path
+        except (SandboxError, ValueError):
+            return False
+
+    def _settle(self, intent: int, targets: list[_Target], refused: list[str]) -> None:
+        """Complete or roll back the intent on `targets`; the `refused` ones are left alone."""
         for target in targets:
             target.look(self._gate)  # an unexpected failure leaves the intent for a later open
         forward = all(t.at_old or t.at_new for t in targets) and all(
@@ -396,13 +411,14 @@ class Committer:
             t.drop_tmp(self._gate)
         with self._index.transaction() as db:
             db.execute("DELETE FROM intent_files WHERE intent = ?", (intent,))
-            if outcome == "completed":
+            if outcome == "completed" and targets:
                 db.execute("UPDATE intents SET state = 'done' WHERE id = ?", (intent,))
             else:
                 db.execute("DELETE FROM intents WHERE id = ?", (intent,))
-            db.execute(
+            reports = [(outcome, [t.path for t in targets]), ("refused", refused)]
+            db.executemany(
                 "INSERT INTO recoveries (at, outcome, paths) VALUES (?, ?, ?)",
-                (time.time(), outcome, json.dumps([t.path for t in targets])),
+                [(time.time(), what, json.dumps(paths)) for what, paths in reports if paths],
             )
 
     def _put(self, t: _Target, sha: str | None, *, use_tmp: bool) -> bool:
@@ -485,6 +501,11 @@ class _Target:
                 os.unlink(self.tmp, dir_fd=entry.dir_fd)
 
 
+def _shown(path: object) -> str:
+    """A refused target's path as a report names it (a forged row may hold anything)."""
+    return path if isinstance(path, str) else repr(path)
+
+
 def _hash_open(fd: int, rel: str) -> tuple[Version, os.stat_result]:
     """The version of the open file `fd`, hashed a chunk at a time from its start."""
     digest = Digester()
@@ -503,8 +524,22 @@ def _hash_open(fd: int, rel: str) -> tuple[Version, os.stat_result]:
 _HASH_CHUNK = 8 << 20
 
 
-def _write_splice_temp(entry: Resolved, tmp: str, splice: Splice, rel: str) -> Version:
-    """Write `splice` of the target to the temp file `tmp` with the target's mode; sync it.
+def _noting_copy(version: Version | None, kept: Kept | None) -> Version | None:
+    """The version, noting in `unkept` an undo snapshot that had to be a copy (the state grew by
+    the whole old file, not by the change)."""
+    if version is None or kept is None or kept.how != "copied":
+        return version
+    note = (
+        f"the old content as a link (the undo snapshot is a copy of {kept.size:,} bytes in the "
+        f"state folder: {kept.why})"
+    )
+    return dataclasses.replace(version, unkept=(*version.unkept, note))
+
+
+def _write_splice_temp(
+    entry: Resolved, tmp: str, splice: Splice, rel: str, meta: FileMeta | None
+) -> Version:
+    """Write `splice` of the target to the temp file `tmp` with the target's metadata; sync it.
 
     The target must still have the size the splice was made on (a file that changed since is
     stale); its content was checked against the expected version just before.
@@ -524,6 +559,7 @@ def _write_splice_temp(entry: Resolved, tmp: str, splice: Splice, rel: str) -> V
         try:
             take_mode(fd, st)
             size = write_splice(src, fd, splice)
+            unkept = take_meta(fd, meta or file_meta(src, st))
             os.fsync(fd)
             out = os.fstat(fd)
         except OSError as exc:
@@ -534,12 +570,13 @@ def _write_splice_temp(entry: Resolved, tmp: str, splice: Splice, rel: str) -> V
             os.close(fd)
     finally:
         os.close(src)
-    return Version(splice.digest, size, out.st_mtime_ns, out.st_ino)
+    return Version(splice.digest, size, out.st_mtime_ns, out.st_ino, unkept=unkept)
 
 
-def _adopt(entry: Resolved, staged: Staged, rel: str) -> Version:
+def _adopt(entry: Resolved, staged: Staged, rel: str, meta: FileMeta | None) -> Version:
     """The version of the `staged` temp file, checked to be the writer's file beside the target
-    and to have been made from the target's current inode (a file replaced since is stale)."""
+    and to have been made from the target's current inode (a file replaced since is stale); it
+    takes the target's metadata as it is now (`meta`)."""
     assert entry.stat is not None
     try:
         here = os.stat(staged.name, dir_fd=entry.dir_fd, follow_symlinks=False)
@@ -554,13 +591,19 @@ def _adopt(entry: Resolved, staged: Staged, rel: str) -> Version:
         raise SandboxError(
             "stale", f"{rel!r} changed since the expected version; read it again and redo "
             "the change.", path=rel)  # fmt: skip
-    if stat.S_IMODE(entry.stat.st_mode) != stat.S_IMODE(was.st_mode):
-        take_mode(staged.fd, entry.stat)  # chmod since the writer began: the mode of now wins
-    return Version(staged.digest, staged.size, ours.st_mtime_ns, ours.st_ino)
+    unkept = take_meta(staged.fd, meta or FileMeta.of_stat(entry.stat))
+    try:
+        os.fsync(staged.fd)  # the content was synced by the writer; this is the metadata
+    except OSError as exc:
+        raise from_oserror(exc, rel, "write") from exc
+    return Version(staged.digest, staged.size, ours.st_mtime_ns, ours.st_ino, unkept=unkept)
 
 
-def _write_temp(entry: Resolved, tmp: str, write: FileWrite, rel: str) -> Version:
-    """Write `data` to the temp file `tmp` beside the target, with the target's mode; sync it.
+def _write_temp(
+    entry: Resolved, tmp: str, write: FileWrite, rel: str, meta: FileMeta | None
+) -> Version:
+    """Write `data` to the temp file `tmp` beside the target, with the target's metadata (`meta`,
+    read when the target was checked); sync it.
 
     The content is hashed once, on another thread while the kernel writes it back (the hash
     releases the interpreter lock), so the digest costs no time of its own on a large file; with
@@ -576,7 +619,7 @@ def _write_temp(entry: Resolved, tmp: str, write: FileWrite, rel: str) -> Versio
     if isinstance(data, Splice):
         if like is None:
             raise SandboxError("not_found", f"{rel!r} does not exist; nothing to splice.", path=rel)
-        return _write_splice_temp(entry, tmp, data, rel)
+        return _write_splice_temp(entry, tmp, data, rel, meta)
     pieces = (
         [memoryview(data).cast("B")]
         if isinstance(data, bytes)
@@ -600,6 +643,7 @@ def _write_temp(entry: Resolved, tmp: str, write: FileWrite, rel: str) -> Versio
                 _after(pieces, count), start=(count, state.copy()), on_step=write.on_step
             )
         _writev_all(fd, pieces)
+        unkept = take_meta(fd, meta or FileMeta.of_stat(like)) if like is not None else ()
         os.fsync(fd)
         st = os.fstat(fd)
     except OSError as exc:
@@ -613,7 +657,7 @@ def _write_temp(entry: Resolved, tmp: str, write: FileWrite, rel: str) -> Versio
         os.close(fd)
     assert pending is not None
     # Versions of not-yet-renamed files carry no inode state: the rename changes their ctime.
-    return Version(pending.result(), size, st.st_mtime_ns, st.st_ino)
+    return Version(pending.result(), size, st.st_mtime_ns, st.st_ino, unkept=unkept)
 
 
 _IOV_MAX = 1024

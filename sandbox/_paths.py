@@ -26,12 +26,15 @@ from ._walker import MAX_HOPS, outside, strip_root, too_many_links, walk_dir
 __all__ = ["Guard", "PathResolver", "Resolved", "ResolverName"]
 
 ResolverName = Literal["auto", "openat2", "walker"]
-Guard = Callable[[str], None]
+Guard = Callable[[str, int], None]
+"""Asked before a folder is made: its canonical relative path, and a descriptor of the folder it
+goes in, or -1 when that folder is the one asked about just before (itself still to be made)."""
 
 _PATH_MAX = 4096
 _OPENAT2_DIR = os.O_RDONLY | os.O_DIRECTORY
 _RESOLVE = _openat2.RESOLVE_BENEATH | _openat2.RESOLVE_NO_MAGICLINKS
 _CHILD_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_WAY = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 @dataclass
@@ -98,6 +101,36 @@ def _require_missing(fd: int, name: str, display: str) -> None:
     )
 
 
+def _sync(fd: int, display: str) -> None:
+    """Sync a folder whose new entry must survive a crash with the file under it."""
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        raise from_oserror(exc, display, "create directory") from exc
+
+
+def _sync_parents(fd: int, levels: int, display: str) -> None:
+    """Sync the `levels` folders above the open folder `fd`, nearest first (`fd` stays open)."""
+    at = fd
+    try:
+        for _ in range(levels):
+            try:
+                up = os.open("..", _CHILD_DIR, dir_fd=at)
+            except OSError as exc:
+                raise from_oserror(exc, display, "create directory") from exc
+            if at != fd:
+                os.close(at)
+            at = up
+            _sync(at, display)
+    finally:
+        if at != fd:
+            os.close(at)
+
+
+def _identity(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
+
+
 def _display(path: str | os.PathLike[str] | bytes) -> str:
     """The path as text for messages (NUL bytes cannot occur: `parse` refused them)."""
     return os.fsdecode(os.fspath(path))
@@ -162,7 +195,10 @@ class PathResolver:
     def open_dir(self, parts: Sequence[str], display: str) -> tuple[int, tuple[str, ...]]:
         """Open the directory `parts` beneath the root; return the fd and its canonical parts."""
         if not parts:
-            return os.dup(self.root_fd), ()
+            try:
+                return os.dup(self.root_fd), ()
+            except OSError as exc:  # out of descriptors: say so, and what to do
+                raise from_oserror(exc, display, "open") from exc
         if self.name == "walker":
             return walk_dir(self.root_fd, self.roots, parts, display)
         try:
@@ -193,16 +229,23 @@ class PathResolver:
         return tuple(inner)
 
     def ensure_dir(
-        self, parts: Sequence[str], display: str, guard: Guard | None = None
+        self,
+        parts: Sequence[str],
+        display: str,
+        guard: Guard | None = None,
+        made: list[str] | None = None,
     ) -> tuple[int, tuple[str, ...]]:
         """Like `open_dir`, creating missing directories on the way (each beneath its parent's fd).
 
         Nothing is created until the whole way is known to stay inside the root: the deepest
         existing folder is opened first (a `..` or symlink that leaves the root raises outside_root
-        there), `..` after a missing folder cancels that folder, and `guard` is called with the
-        canonical relative path of every folder to create before the first one is made (it may
-        raise to forbid it). The folders are then made one by one in a loop, so depth is bounded by
-        the path length alone.
+        there), `..` after a missing folder cancels that folder, and `guard` is asked about every
+        folder to create (see `Guard`) before the first one is made (it may raise to forbid it).
+        The folders are then made one by one in a loop, each on its parent's descriptor, so the
+        work grows with the depth, never with its square; then each parent is synced, deepest
+        first (the first sync commits the whole chain, the others find little left to write).
+        `made` receives the canonical relative path of each folder this call made, as it is made
+        (not one someone else made meanwhile).
         """
         try:
             return self.open_dir(parts, display)
@@ -212,10 +255,15 @@ class PathResolver:
         fd, canon, names = self._plan(tuple(parts), display)
         try:
             if guard is not None:
-                for k in range(len(names)):
-                    guard("/".join((*canon, *names[: k + 1])))
+                rel = "/".join(canon)
+                for k, name in enumerate(names):
+                    rel = f"{rel}/{name}" if rel else name
+                    guard(rel, fd if k == 0 else -1)
+            chain = 0  # folders opened in the one made just before, whose entries are not synced
             for name in names:
-                fd, canon = self._make_child(fd, canon, name, display, guard)
+                fd, canon, direct = self._make_child(fd, canon, name, display, guard, made)
+                chain = chain + 1 if direct else 0
+            _sync_parents(fd, chain, display)
         except BaseException:
             os.close(fd)
             raise
@@ -281,26 +329,95 @@ class PathResolver:
         return lo
 
     def _make_child(
-        self, fd: int, canon: tuple[str, ...], name: str, display: str, guard: Guard | None
-    ) -> tuple[int, tuple[str, ...]]:
-        """Create folder `name` in the open folder `fd` (closed here) and open it."""
+        self,
+        fd: int,
+        canon: tuple[str, ...],
+        name: str,
+        display: str,
+        guard: Guard | None,
+        made: list[str] | None,
+    ) -> tuple[int, tuple[str, ...], bool]:
+        """Create folder `name` in the open folder `fd` (closed here) and open it.
+
+        The third value says whether the new folder was opened in `fd` itself (`fd` not synced:
+        `ensure_dir` syncs the chain), rather than found again by the resolver (`fd` synced here).
+        """
         rel = (*canon, name)
         try:
             if guard is not None:
-                guard("/".join(rel))  # again: the tree may have changed since the plan
+                guard("/".join(rel), fd)  # again: the tree may have changed since the plan
             try:
                 os.mkdir(name, 0o777, dir_fd=fd)
-                os.fsync(fd)  # the new entry must survive a crash with the file under it
+                if made is not None:
+                    made.append("/".join(rel))
             except FileExistsError:
                 pass
             except OSError as exc:
                 raise from_oserror(exc, display, "create directory") from exc
             try:
-                return os.open(name, _CHILD_DIR, dir_fd=fd), rel
+                return os.open(name, _CHILD_DIR, dir_fd=fd), rel, True
             except OSError:
                 # Not a plain folder (made by someone else meanwhile, or a file or symlink that
                 # was there): the resolver decides, following an in-root link or refusing.
-                return self.open_dir(rel, display)
+                _sync(fd, display)
+                return (*self.open_dir(rel, display), False)
+        finally:
+            os.close(fd)
+
+    def remove_made(self, folders: Sequence[str]) -> None:
+        """Remove the empty folders among `folders` (canonical relative paths), deepest first.
+
+        A folder that is not empty (someone put a file in it meanwhile) stays, and so do the
+        folders above it. Folders that nest one in the next are taken as a chain: walked down on
+        descriptors from the parent of the first, then back up through `..` into the folders met
+        on the way down (checked by identity), removing each, so a chain of any depth costs a few
+        calls per folder and holds two descriptors at a time.
+        """
+        chains: list[tuple[str, list[str]]] = []
+        last = None
+        for folder in folders:
+            parent, _, name = folder.rpartition("/")
+            if chains and parent == last:
+                chains[-1][1].append(name)
+            else:
+                chains.append((parent, [name]))
+            last = folder
+        for parent, names in reversed(chains):
+            try:
+                self._remove_chain(parent, names)
+            except (OSError, SandboxError):
+                continue
+
+    def _remove_chain(self, parent: str, names: list[str]) -> None:
+        """Remove `parent/names[0]/names[1]/...` bottom up while each folder is empty."""
+        display = f"{parent}/{names[0]}" if parent else names[0]
+        fd, _ = self.open_dir(tuple(p for p in parent.split("/") if p), display)
+        try:
+            ids = [_identity(os.fstat(fd))]
+            for name in names:  # down, as far as the chain still goes
+                try:
+                    inner = os.open(name, _WAY, dir_fd=fd)
+                except OSError:
+                    break
+                os.close(fd)
+                fd = inner
+                ids.append(_identity(os.fstat(fd)))
+            # Back up: remove names[depth] from its parent.
+            for depth in range(len(ids) - 2, -1, -1):
+                up = os.open("..", _WAY, dir_fd=fd)
+                os.close(fd)
+                fd = up
+                if _identity(os.fstat(fd)) != ids[depth]:
+                    return  # moved meanwhile: not the folder walked down through
+                name = names[depth]
+                if _identity(os.stat(name, dir_fd=fd, follow_symlinks=False)) != ids[depth + 1]:
+                    return
+                try:
+                    os.rmdir(name, dir_fd=fd)
+                except OSError as exc:
+                    if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                        return
+                    raise
         finally:
             os.close(fd)
 
@@ -311,12 +428,13 @@ class PathResolver:
         follow: bool = True,
         make_parents: bool = False,
         guard: Guard | None = None,
+        made: list[str] | None = None,
     ) -> Resolved:
         """Resolve `path` to its parent directory descriptor and final name.
 
         With `follow`, a final symlink is followed while it stays inside the root; one that leads
         outside (dangling or not) raises outside_root. With `make_parents`, missing directories on
-        the way are created.
+        the way are created (and listed in `made`, see `ensure_dir`).
         """
         parts = self.parse(path)
         display = _display(path)
@@ -325,7 +443,7 @@ class PathResolver:
         while True:
             if not parts or parts[-1] == "..":
                 if make_parents:
-                    fd, canon = self.ensure_dir(parts, display, guard)
+                    fd, canon = self.ensure_dir(parts, display, guard, made)
                 else:
                     fd, canon = self.open_dir(parts, display)
                 if not canon:
@@ -334,7 +452,7 @@ class PathResolver:
                 parts = canon
                 continue
             if make_parents:
-                fd, canon = self.ensure_dir(parts[:-1], display, guard)
+                fd, canon = self.ensure_dir(parts[:-1], display, guard, made)
             else:
                 fd, canon = self.open_dir(parts[:-1], display)
             name = parts[-1]

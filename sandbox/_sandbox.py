@@ -16,9 +16,13 @@ folder (outside the root, see `_state`) and the atomic writes.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pathlib
 import stat
+import threading
+import warnings
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 
@@ -47,7 +51,7 @@ from ._gate import RETRIES, PathArg, PathGate, check_root, raced, require_file
 from ._index import StateIndex
 from ._intents import Committer, FileWrite, Recorder
 from ._listing import DirListing, open_listed_dir, walk_listing
-from ._lock import LockTable
+from ._lock import DEFAULT_TIMEOUT, LockTable
 from ._paths import PathResolver, Resolved, ResolverName
 from ._reading import file_version, open_file
 from ._staging import SpliceWriter, open_splice_writer
@@ -67,12 +71,17 @@ class Sandbox:
     relative path; a `.edittools/` folder in the root (where older versions kept state) is always
     denied, and never read as state. Writes under `.git` folders are refused (protected) unless
     `allow_git_writes` lifts that rule; reads there stay allowed. `resolver` picks "openat2",
-    "walker" or "auto" (openat2 where the kernel offers it).
+    "walker" or "auto" (openat2 where the kernel offers it). A file's lock held by another
+    process is waited for `lock_timeout` seconds at most, then the call fails with `busy`.
 
     State lives outside the root: in `state_dir` when given, else `$EDITTOOLS_STATE_DIR`, else
     `$XDG_STATE_HOME/edittools`, else `~/.local/state/edittools`, one folder per root
     (`state_path`). Opening settles what crashed writers left: unfinished multi-file changes are
     completed or rolled back, temp files removed.
+
+    A sandbox holds descriptors (the root, the state folders) and the state database open until
+    `close()`; use it as a context manager. One dropped unclosed releases them when it is
+    collected, with a `ResourceWarning`, as an unclosed file does.
     """
 
     root: pathlib.Path
@@ -89,6 +98,7 @@ class Sandbox:
         max_read_bytes: int = 64 * 1024 * 1024,
         resolver: ResolverName = "auto",
         allow_git_writes: bool = False,
+        lock_timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         spelled = os.path.abspath(check_root(root))
         real = os.path.realpath(spelled)
@@ -96,9 +106,16 @@ class Sandbox:
             fd = os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError as exc:
             raise from_oserror(exc, spelled, "open the sandbox root") from exc
-        self._root_fd = fd
+        self._held = held = _Held(fd)
+        # Holds `held`, never the sandbox: it runs once the sandbox is unreachable.
+        self._finalizer = weakref.finalize(self, _dropped, held, f"Sandbox({real!r})")
+        # At exit the process releases everything (while daemon threads may still use it).
+        self._finalizer.atexit = False  # type: ignore[misc]  # typeshed gives finalize no slots
+        self.root = pathlib.Path(real)
+        self._max_read_bytes = [max_read_bytes]
+        self._allow_git_writes = allow_git_writes
         try:
-            self._paths = PathResolver(real, fd, resolver=resolver)
+            self._paths = held.paths = PathResolver(real, fd, resolver=resolver)
             self._paths.add_alias(spelled)
             self._gate = PathGate(
                 self._paths,
@@ -106,31 +123,35 @@ class Sandbox:
                 deny=list(deny),
                 allow_git_writes=allow_git_writes,
             )
-            self._state = StateDir(self._paths, real, state_base(state_dir))
-        except BaseException:
-            os.close(fd)
-            raise
-        self.root = pathlib.Path(real)
-        self.state_path = self._state.path
-        self.max_read_bytes = max_read_bytes
-        self._allow_git_writes = allow_git_writes
-        self._locks = LockTable(lambda: self._state.subdir("locks"), self._open_lock)
-        self.store = BlobStore(self._state)
-        try:
-            self.index = StateIndex(self._state)
-        except BaseException:
-            self.close()
-            raise
-        self._committer = Committer(
-            self._gate, self._locks, self._state, self.index, self.store,
-            lambda: self.max_read_bytes,
-        )  # fmt: skip
-        try:
+            self._state = held.state = StateDir(self._paths, real, state_base(state_dir))
+            self.state_path = self._state.path
+            # No callable here refers to the sandbox itself: with no cycle through it, a dropped
+            # sandbox is released at once, not at the next garbage collection.
+            self._locks = LockTable(
+                functools.partial(self._state.subdir, "locks"),
+                functools.partial(_open_lock, self.state_path),
+                timeout=lock_timeout,
+            )
+            self.store = BlobStore(self._state)
+            self.index = held.index = StateIndex(self._state)
+            self._committer = Committer(
+                self._gate, self._locks, self._state, self.index, self.store,
+                functools.partial(_first, self._max_read_bytes),
+            )  # fmt: skip
             self._committer.recover()
             self._state.sweep()
         except BaseException:
             self.close()
             raise
+
+    @property
+    def max_read_bytes(self) -> int:
+        """The cap of `read_bytes` when the call gives none."""
+        return self._max_read_bytes[0]
+
+    @max_read_bytes.setter
+    def max_read_bytes(self, value: int) -> None:
+        self._max_read_bytes[0] = value
 
     @property
     def resolver(self) -> str:
@@ -145,6 +166,15 @@ class Sandbox:
         `follow`, a final symlink is not resolved: the path names the link itself.
         """
         return self._gate.rel(path, check_deny=False, follow=follow)
+
+    @property
+    def lock_timeout(self) -> float:
+        """Seconds a call waits for a file's lock held elsewhere before it fails with `busy`."""
+        return self._locks.timeout
+
+    @lock_timeout.setter
+    def lock_timeout(self, value: float) -> None:
+        self._locks.timeout = value
 
     @property
     def allow_git_writes(self) -> bool:
@@ -395,7 +425,10 @@ class Sandbox:
                     path=r.rel,
                 )
             if r.name is None:
-                fd = os.dup(r.dir_fd)
+                try:
+                    fd = os.dup(r.dir_fd)
+                except OSError as exc:
+                    raise from_oserror(exc, r.rel, "list") from exc
             else:
                 fd = open_listed_dir(r.dir_fd, r.name, r.stat, r.rel)
         try:
@@ -435,15 +468,15 @@ class Sandbox:
         return self._committer.recover()
 
     def close(self) -> None:
-        """Release the root and state-folder descriptors; the object is unusable afterwards."""
-        index = getattr(self, "index", None)
-        if index is not None:
-            index.close()
-        self._state.close()
-        if self._root_fd >= 0:
-            fd, self._root_fd = self._root_fd, -1
-            self._paths.root_fd = -1  # the number may be reused by an unrelated file
-            os.close(fd)
+        """Release the root and state-folder descriptors and the state database; the object is
+        unusable afterwards. Closing again does nothing."""
+        self._finalizer.detach()
+        self._held.release()
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called (or the sandbox failed to open)."""
+        return self._held.closed
 
     def __enter__(self) -> Sandbox:
         return self
@@ -456,9 +489,59 @@ class Sandbox:
     ) -> None:
         self.close()
 
-    def _open_lock(self, locks_fd: int, name: str) -> int:
-        return open_state_file(locks_fd, name, self.state_path / "locks" / name,
-                               os.O_RDWR | os.O_CREAT)  # fmt: skip
-
     def __repr__(self) -> str:
         return f"Sandbox({str(self.root)!r}, resolver={self.resolver!r})"
+
+
+class _Held:
+    """What a sandbox holds open, released once: by `close`, or by the finalizer of a sandbox
+    dropped unclosed (so it must not refer to the sandbox)."""
+
+    def __init__(self, root_fd: int) -> None:
+        self.root_fd = root_fd
+        self.paths: PathResolver | None = None
+        self.state: StateDir | None = None
+        self.index: StateIndex | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def closed(self) -> bool:
+        """Whether everything was released."""
+        return self.root_fd < 0
+
+    def release(self) -> bool:
+        """Close the database, the state folders and the root; False when already done."""
+        with self._lock:
+            fd, self.root_fd = self.root_fd, -1
+            index, self.index = self.index, None
+            state, self.state = self.state, None
+        if fd < 0:
+            return False
+        try:
+            if index is not None:
+                index.close()
+            if state is not None:
+                state.close()
+        finally:
+            if self.paths is not None:
+                self.paths.root_fd = -1  # the number may be reused by an unrelated file
+            os.close(fd)
+        return True
+
+
+def _dropped(held: _Held, name: str) -> None:
+    """The finalizer of a sandbox collected without `close`: release, then say so."""
+    if held.release():
+        warnings.warn(
+            f"{name} was not closed; use it as a context manager or call close()",
+            ResourceWarning,
+            stacklevel=2,
+        )
+
+
+def _open_lock(state_path: pathlib.Path, locks_fd: int, name: str) -> int:
+    return open_state_file(locks_fd, name, state_path / "locks" / name, os.O_RDWR | os.O_CREAT)
+
+
+def _first(holder: list[int]) -> int:
+    return holder[0]

@@ -205,7 +205,8 @@ class SpliceWriter:
 def open_splice_writer(entry: Resolved, src: int, st: os.stat_result,
                        state: StateDir) -> SpliceWriter:  # fmt: skip
     """A writer of a temp file beside `entry` (whose open file is `src`); it takes over `entry`
-    and `src` (closed on failure too). The temp file gets the file's mode and owner."""
+    and `src` (closed on failure too). The temp file gets the file's permission bits now, and
+    the rest of its metadata (owner, special bits, attributes) when a commit adopts it."""
     tmp = temp_name()
     notes = contextlib.ExitStack()
     out = -1

@@ -9,7 +9,8 @@ its device, inode and real path. Inside it: `index.sqlite3` (see `_index`), `blo
 Everything below the base is opened through directory descriptors without following symlinks,
 without blocking, regular files only and never a file with a second hard link; anything else is a
 `state_corrupt` error naming the state path. A base that cannot be created is `state_unavailable`,
-saying how to choose another — there is no fallback into the root.
+saying how to choose another — there is no fallback into the root. Running out of descriptors or
+memory is neither (`state_error`): it says so, and the state is kept for the retry.
 
 Temp-file notes: before `Sandbox.write_bytes` creates a temp file beside its target, a small note
 naming the directory and the temp name goes into `pending/`; after the rename it is removed. The
@@ -28,11 +29,11 @@ import stat
 import threading
 from collections.abc import Iterator
 
-from ._errors import SandboxError, from_oserror
+from ._errors import WRONG_KIND, SandboxError, from_oserror, transient
 from ._files import TEMP_SUFFIX
 from ._paths import PathResolver
 
-__all__ = ["ENV_VAR", "StateDir", "corrupt", "open_state_file", "state_base"]
+__all__ = ["ENV_VAR", "StateDir", "corrupt", "open_state_file", "state_base", "state_error"]
 
 ENV_VAR = "EDITTOOLS_STATE_DIR"
 _HOW = (
@@ -77,6 +78,28 @@ def corrupt(path: str | os.PathLike[str], what: str) -> SandboxError:
     )
 
 
+def state_error(
+    exc: OSError, display: str | os.PathLike[str], action: str, wrong_kind: str | None = None
+) -> SandboxError:
+    """What `exc`, met doing `action` on state entry `display`, means for the state.
+
+    Another kind of entry standing there (a symlink, a file for a folder, a FIFO: `WRONG_KIND`) is
+    corruption when the caller says what that means (`wrong_kind`). Running out of descriptors or
+    memory (`transient`) is the system's state, not the folder's: the errno's own error, which
+    says what to do, and nothing to move aside. Anything else makes the folder unusable as it is
+    (permissions, a full or read-only disk): `state_unavailable`, saying how to choose another.
+    """
+    if wrong_kind is not None and exc.errno in WRONG_KIND:
+        return corrupt(display, wrong_kind)
+    if transient(exc):
+        return from_oserror(exc, os.fspath(display), action)
+    return SandboxError(
+        "state_unavailable",
+        f"Cannot {action} {os.fspath(display)}: {exc.strerror or exc}. {_HOW}",
+        path=os.fspath(display),
+    )
+
+
 def open_state_file(dir_fd: int, name: str, display: pathlib.Path, flags: int) -> int:
     """Open state file `name` like a user file: no symlink, no blocking, regular, one hard link."""
     try:
@@ -84,7 +107,8 @@ def open_state_file(dir_fd: int, name: str, display: pathlib.Path, flags: int) -
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise corrupt(display, f"cannot be opened ({exc.strerror or exc})") from exc
+        what = f"cannot be opened ({exc.strerror or exc})"
+        raise state_error(exc, display, "open the state file", what) from exc
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -126,11 +150,7 @@ class StateDir:
             os.makedirs(base, 0o700, exist_ok=True)
             base_fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError as exc:
-            raise SandboxError(
-                "state_unavailable",
-                f"Cannot create the state folder {base}: {exc.strerror or exc}. {_HOW}",
-                path=str(base),
-            ) from exc
+            raise state_error(exc, base, "create the state folder") from exc
         try:
             self._fds[""] = _subdir(base_fd, name, self.path)
         finally:
@@ -184,7 +204,7 @@ class StateDir:
         """Remove temp files of writers that died; return how many notes were settled."""
         fd = self.subdir("pending")
         settled = 0
-        for note in os.listdir(fd):
+        for note in _listing(fd, self.path / "pending"):
             with _LIVE_LOCK:
                 if note in _LIVE_NOTES:
                     continue
@@ -197,17 +217,27 @@ class StateDir:
         return settled
 
     def _settle(self, fd: int, note: str) -> None:
+        # Out of descriptors, a note is kept (raising) for a sweep that can follow it.
+        display = self.path / "pending" / note
         try:
-            nfd = open_state_file(fd, note, self.path / "pending" / note, os.O_RDONLY)
+            nfd = open_state_file(fd, note, display, os.O_RDONLY)
             with os.fdopen(nfd, "rb") as fh:
                 lines = fh.read(8192).decode("utf-8", "surrogateescape").split("\n")
-        except (OSError, SandboxError):
+        except SandboxError as exc:
+            if transient(exc):
+                raise
             lines = []  # a note that is not a plain file is not followed, only removed
+        except OSError as exc:
+            if transient(exc):
+                raise state_error(exc, display, "read the state file") from exc
+            lines = []
         if len(lines) >= 2 and lines[1].endswith(TEMP_SUFFIX) and "/" not in lines[1]:
             dir_rel, tmp = lines[0], lines[1]
             try:
                 dfd, _ = self._paths.open_dir([p for p in dir_rel.split("/") if p], dir_rel)
-            except SandboxError:
+            except SandboxError as exc:
+                if transient(exc):
+                    raise
                 dfd = -1
             if dfd >= 0:
                 try:
@@ -221,7 +251,7 @@ class StateDir:
     def _sweep_tmp(self) -> None:
         """Remove temp files of dead writers in `tmp/` (named `<pid>-...`)."""
         fd = self.subdir("tmp")
-        for name in os.listdir(fd):
+        for name in _listing(fd, self.path / "tmp"):
             pid_text, _, _ = name.partition("-")
             if pid_text.isdigit() and _alive(int(pid_text)):
                 continue
@@ -234,15 +264,19 @@ def _subdir(parent: int, name: str, display: pathlib.Path) -> int:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise SandboxError(
-            "state_unavailable",
-            f"Cannot create the state folder {display}: {exc.strerror or exc}. {_HOW}",
-            path=str(display),
-        ) from exc
+        raise state_error(exc, display, "create the state folder") from exc
     try:
         return os.open(name, _DIR_FLAGS, dir_fd=parent)
     except OSError as exc:
-        raise corrupt(display, "is not a folder (a symlink or a file stands there)") from exc
+        what = "is not a folder (a symlink or a file stands there)"
+        raise state_error(exc, display, "open the state folder", what) from exc
+
+
+def _listing(fd: int, display: pathlib.Path) -> list[str]:
+    try:
+        return os.listdir(fd)
+    except OSError as exc:
+        raise state_error(exc, display, "list the state folder") from exc
 
 
 def _remove_entry(fd: int, name: str) -> None:

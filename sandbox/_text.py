@@ -30,6 +30,7 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+_MARK = "\ufeff"  # the byte-order mark as text: every BOM above decodes to it
 _BINARY_PROBE = 8000
 # Common legacy encodings, most common first: exact ties between guesses go to the earlier one.
 _PREFERRED = (
@@ -92,11 +93,14 @@ class TextDocument:
     def splice(self, start: int, end: int, replacement: str) -> TextDocument:
         """Replace `text[start:end]` with `replacement`; untouched text stays untouched.
 
-        Bare "\\n" in `replacement` (not part of "\\r\\n") take the dominant newline style. Raises
-        unencodable when the encoding cannot hold the replacement.
+        Bare "\\n" in `replacement` (not part of "\\r\\n") take the dominant newline style; a
+        byte-order mark (U+FEFF) put at the start of a document that has one is that same mark.
+        Raises unencodable when the encoding cannot hold the replacement.
         """
         if not 0 <= start <= end <= len(self.text):
             raise ValueError(f"span {start}:{end} is outside the text (length {len(self.text)})")
+        if start == 0:
+            replacement = self._unmarked(replacement)
         piece = _adopt_newlines(replacement, self.newline)
         _encode(piece, self.encoding)
         text = self.text[:start] + piece + self.text[end:]
@@ -114,8 +118,11 @@ class TextDocument:
         """Replace the whole text, keeping encoding and BOM.
 
         LF-only text in a CRLF or CR document takes the dominant style; text that already contains
-        "\\r" newlines is kept as given. Raises unencodable when the encoding cannot hold it.
+        "\\r" newlines is kept as given. A text that starts with the byte-order mark (U+FEFF) of a
+        document that has one starts with that same mark. Raises unencodable when the encoding
+        cannot hold it.
         """
+        text = self._unmarked(text)
         if "\r" not in text:
             text = _adopt_newlines(text, self.newline)
         _encode(text, self.encoding)
@@ -129,6 +136,11 @@ class TextDocument:
 
     def _with(self, text: str) -> TextDocument:
         return _analysed(text, self.encoding, self.bom)
+
+    def _unmarked(self, text: str) -> str:
+        """`text` without a leading U+FEFF when the document writes its BOM itself (`encode`):
+        a model that saw or copied the mark would otherwise get it twice."""
+        return text[1:] if self.bom and text.startswith(_MARK) else text
 
 
 def bom_candidates(head: bytes) -> list[tuple[str, bytes]]:

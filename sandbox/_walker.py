@@ -106,7 +106,10 @@ def walk_dir(
                 continue
             stack.append((fd, comp))
         names = tuple(name for _, name in stack)
-        result = stack.pop()[0] if stack else os.dup(root_fd)
+        try:
+            result = stack.pop()[0] if stack else os.dup(root_fd)
+        except OSError as exc:  # out of descriptors: say so, and what to do
+            raise from_oserror(exc, display, "open") from exc
         return result, names
     finally:
         while stack:

@@ -1,12 +1,20 @@
-"""Fixtures for the whole suite: state never goes into the user's home."""
+"""Fixtures for the whole suite: state never goes into the user's home, no test leaves a thread
+running, and what a test opens with `closing` is closed when it ends."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
+import threading
+import time
 from collections.abc import Callable, Iterator
+from typing import Protocol, TypeVar
 
 import pytest
+
+# How long a thread that is finishing (a hash worker, a watcher draining its queue) may take.
+_THREAD_GRACE = 10.0
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -56,3 +64,37 @@ def _remove_chain(top: pathlib.Path, name: str) -> None:
 def remove_chain() -> Callable[[pathlib.Path, str], None]:
     """Removes a folder chain thousands deep, for tests that make one."""
     return _remove_chain
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_threads() -> Iterator[None]:
+    """Every thread a test starts (watchers, workers, pools) must be gone when it ends."""
+    before = set(threading.enumerate())
+    yield
+    deadline = time.monotonic() + _THREAD_GRACE
+    while True:
+        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+        if not leaked or time.monotonic() >= deadline:
+            break
+        leaked[0].join(deadline - time.monotonic())
+    assert not leaked, f"threads left running: {[t.name for t in leaked]}"
+
+
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+_C = TypeVar("_C", bound=_Closable)
+
+
+@pytest.fixture
+def closing() -> Iterator[Callable[[_C], _C]]:
+    """`closing(x)` returns `x` (a session, a sandbox) and closes it when the test ends, passed or
+    failed: no test leaves one for the garbage collector."""
+    with contextlib.ExitStack() as stack:
+
+        def close_later(thing: _C) -> _C:
+            stack.callback(thing.close)
+            return thing
+
+        yield close_later

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from edittools import STATE_DIR_HELP
@@ -335,17 +336,21 @@ def cmd_report(args: argparse.Namespace) -> int:
             since = args.net or session.last_changed_checkpoint()
             net = None if since is None else session.changes(since)
     title = args.title or f"edittools report: {args.file or args.root}"
-    load_image = _blob_loader(args.root, args.state_dir)
-    html, counts = report_page(results, title=title, load_image=load_image, net=net)
+    with _blob_loader(args.root, args.state_dir) as load_image:
+        html, counts = report_page(results, title=title, load_image=load_image, net=net)
     args.output.write_text(html, encoding="utf-8")
     print(f"Wrote {args.output}: {counts.sentence()}.")
     return 0
 
 
-def _blob_loader(root: Path | None, state_dir: Path | None) -> Callable[[str], bytes | None]:
+@contextmanager
+def _blob_loader(
+    root: Path | None, state_dir: Path | None
+) -> Iterator[Callable[[str], bytes | None]]:
     """Bytes of a stored blob by its id (`Session.blob`); None when the root does not hold it.
 
-    The session is opened on the first image, so a report without images touches no state.
+    The session is opened on the first image, so a report without images touches no state, and
+    closed when the block ends.
     """
     from edittools import Session, ToolError
     from sandbox import SandboxError
@@ -360,7 +365,11 @@ def _blob_loader(root: Path | None, state_dir: Path | None) -> Callable[[str], b
         except (ToolError, SandboxError, OSError):  # no such root, or no such blob in it
             return None
 
-    return load
+    try:
+        yield load
+    finally:
+        for session in sessions:
+            session.close()
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ files for it. `hunk_header` prints a hunk's `@@` line as the unified text has it
 back into `FilePatch`es (`strip_components` removes leading names as ``patch -p``);
 `hunks_payload` makes a payload of hunks whose full texts are unknown. `inline_spans` finds a
 hunk's word-level highlights (the payload's hunks carry them; plain hunks do not).
+`shared_budget` gives the diffs of one call one time budget together.
 
 Names are imported on first use (PEP 562), and the artifact models only where a payload is
 built: importing this package for `line_diff` or `line_diff_dirs` loads neither pydantic, the
@@ -24,6 +25,7 @@ import typing as _typing
 from edittools._lazy import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
+    from edittools.diff._budget import shared_budget
     from edittools.diff._defaults import DEFAULT_BUDGET, RENAME_THRESHOLD
     from edittools.diff._errors import DiffError
     from edittools.diff._files import diff_dirs, diff_files, line_diff_dirs, line_diff_files
@@ -62,6 +64,7 @@ __all__ = [
     "line_diff_files",
     "parse_unified",
     "payload_of",
+    "shared_budget",
     "snippet_diff",
     "strip_components",
     "tree_diff",
@@ -92,6 +95,7 @@ _HOMES = {
     "line_diff_files": "edittools.diff._files",
     "parse_unified": "edittools.diff._parse",
     "payload_of": "edittools.diff._payload",
+    "shared_budget": "edittools.diff._budget",
     "snippet_diff": "edittools.diff._snippet",
     "strip_components": "edittools.diff._parse",
     "tree_diff": "edittools.diff._tree",

@@ -1,15 +1,18 @@
 """The line diff of two byte strings: changes with line numbers and byte offsets.
 
 Common leading and trailing lines are skipped at memcmp speed (stripping them never changes the
-minimum). A small middle is diffed exactly in one piece (at most `SMALL_REGION` bytes, so its cost
-is bounded without a budget); a large one goes to the windowed scanner of `_fast`, which touches
-only the lines around each difference and keeps to the budget.
+minimum). A small middle is diffed exactly in one piece (at most `SMALL_REGION` bytes) when even
+its worst case fits the budget; a large one, or a small one of thousands of short lines, goes to
+the windowed scanner of `_fast`, which touches only the lines around each difference and keeps to
+the budget.
 """
 
 from __future__ import annotations
 
+import time
+
 from edittools.diff._changes import Change, to_changes
-from edittools.diff._exact import diff_keys, matched_lines
+from edittools.diff._exact import diff_keys, matched_lines, worst_seconds
 from edittools.diff._fast import scan_changes, scan_counts
 from edittools.diff._lines import NL, split_keys
 from edittools.diff._mapped import comparable
@@ -52,9 +55,23 @@ def line_changes(
     if pa == ea and pb == eb:
         return [], True
     first = first_line + old.count(NL, 0, pa)
-    if (ea - pa) + (eb - pb) <= SMALL_REGION:
+    if _small(old, new, (pa, ea, pb, eb), deadline):
         return region_changes(old, new, pa, ea, pb, eb, first, first), True
     return scan_changes(old, new, pa, ea, pb, eb, first, deadline)
+
+
+def _small(
+    old: bytes, new: bytes, bounds: tuple[int, int, int, int], deadline: float | None
+) -> bool:
+    """Whether the middle is diffed in one exact piece: small, and within the budget even if
+    every line changed (64 KiB of short lines, shuffled, took seconds)."""
+    pa, ea, pb, eb = bounds
+    if (ea - pa) + (eb - pb) > SMALL_REGION:
+        return False
+    if deadline is None or pa == ea or pb == eb:
+        return True  # lines added or removed only: one block, found without a search
+    lines = old.count(NL, pa, ea) + new.count(NL, pb, eb) + 2
+    return time.monotonic() + worst_seconds(lines) <= deadline
 
 
 def line_counts(
@@ -73,7 +90,7 @@ def line_counts(
     pa, ea, pb, eb = trim_common(old, new) if bounds is None else bounds
     if pa == ea and pb == eb:
         return 0, 0, True
-    if (ea - pa) + (eb - pb) <= SMALL_REGION:
+    if _small(old, new, (pa, ea, pb, eb), deadline):
         a_keys = split_keys(old, pa, ea)
         b_keys = split_keys(new, pb, eb)
         matched = matched_lines(a_keys, b_keys)

@@ -8,7 +8,8 @@ limit, no line mode and no cleanup, which makes it exact. Interning runs in C-le
 (set intersection, ``map`` over a dict), so no Python code runs per line.
 
 The exact diff cannot be interrupted; callers with a budget predict its time from
-`SECONDS_PER_D2` and decide before calling (see `_fast`).
+`SECONDS_PER_D2` and decide before calling (see `_fast`). `shared_lines` gives the size of the
+problem the diff works on, for that prediction.
 """
 
 from __future__ import annotations
@@ -66,6 +67,20 @@ def diff_keys(a: list[bytes], b: list[bytes]) -> KeyDiff:
     # The ops' lengths add up to matched + distance, the strings' to 2 * matched + distance.
     distance = 2 * sum(map(itemgetter(1), ops)) - len(sa) - len(sb)
     return KeyDiff(_blocks_from_runs(runs, keep_a, keep_b, n, m), distance)
+
+
+def shared_lines(a: list[bytes], b: list[bytes]) -> int:
+    """Lines of `a` and of `b` that occur on the other side too: the length of the reduced
+    problem `diff_keys` solves (lines on one side only are dropped first)."""
+    common = set(a).intersection(b)
+    if not common:
+        return 0
+    return sum(map(common.__contains__, a)) + sum(map(common.__contains__, b))
+
+
+def worst_seconds(lines: int) -> float:
+    """The predicted time of an exact diff of `lines` lines in all when every one changed."""
+    return SECONDS_PER_D2 * lines * lines
 
 
 def matched_lines(a: list[bytes], b: list[bytes]) -> int:

@@ -7,8 +7,9 @@ equal lines are committed and skipping resumes on that run; when no such run sho
 grows fourfold, and past `DENSE` bytes, or once it covers half the rest of the region on both
 sides, the rest is diffed in one exact piece.
 Before each larger window, the exact diff's time is predicted from the density of changes in the
-last one; if it would overrun the budget, the rest gets `coarse_changes` instead and the result is
-flagged not minimal. Each window's diff is exact; committing at a long equal run is the "identical
+last one, by bytes and again, once its lines are split, by the lines both sides share (the exact
+diff's problem: a window of shuffled lines shares few, the whole rest all); if it would overrun
+the budget, the rest gets `coarse_changes` instead and the result is flagged not minimal. Each window's diff is exact; committing at a long equal run is the "identical
 stretches" speed-up, checked against the exact Myers diff and GNU ``diff --minimal`` in the tests.
 `scan_changes` gives the changes; `scan_counts` runs the same scan for the line counts alone.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 import time
 
 from edittools.diff._changes import Change, to_changes
-from edittools.diff._exact import SECONDS_PER_D2, diff_keys
+from edittools.diff._exact import SECONDS_PER_D2, diff_keys, shared_lines
 from edittools.diff._lines import NL, forward_bytes, split_keys
 from edittools.diff._mapped import comparable
 from edittools.diff._scan import common_prefix
@@ -110,9 +111,8 @@ def _scan(
             lj += skipped
         j += k - i
         i = k
-        size, distance, span = window, 0, 0
-        last: tuple[list[tuple[int, int, int, int]], list[bytes], list[bytes], int, int] | None
-        last = None
+        size, distance, span, shared_last = window, 0, 0, 0
+        last: _Window | None = None
         while True:
             wa = ea if size >= dense else forward_bytes(old, i, size, ea)
             wb = eb if size >= dense else forward_bytes(new, j, size, eb)
@@ -127,21 +127,19 @@ def _scan(
                 now = (wa - i) + (wb - j)
                 predicted = SECONDS_PER_D2 * (distance * now / span) ** 2 + SECONDS_PER_BYTE * now
                 if time.monotonic() + predicted > deadline:
-                    rest: list[Change] = []
-                    if last is not None:
-                        # The last window's diff is exact: keep it as the first coarse chunk.
-                        blocks, ka, kb, wa, wb = last
-                        rest, i, j, li, lj = _commit_chunk(
-                            blocks, ka, kb, (i, wa, j, wb), (li, lj), final=False
-                        )
-                    rest += coarse_changes(old, new, (i, ea, j, eb), li, lj)
-                    if changes is not None:
-                        changes += rest
-                        return False, 0, 0
-                    return False, added + _added(rest), removed + _removed(rest)
+                    return _coarse_rest(old, new, last, (i, ea, j, eb), (li, lj), changes,
+                                        (added, removed))  # fmt: skip
             ka = split_keys(old, i, wa)
             kb = split_keys(new, j, wb)
+            shared = shared_lines(ka, kb) if deadline is not None else 0
+            if span and deadline is not None:
+                # A window without a shared line tells nothing of the density: assume the worst.
+                density = distance / shared_last if shared_last else 1.0
+                if time.monotonic() + SECONDS_PER_D2 * (density * shared) ** 2 > deadline:
+                    return _coarse_rest(old, new, last, (i, ea, j, eb), (li, lj), changes,
+                                        (added, removed))  # fmt: skip
             blocks, distance = diff_keys(ka, kb)
+            shared_last = shared
             span = (wa - i) + (wb - j)
             cut = (
                 len(blocks) - 1 if whole else _sync(blocks, len(ka), old, new, mb, (wa, ea, wb, eb))
@@ -171,6 +169,35 @@ def _scan(
             end = committed[-1]
             i, j, li, lj = end.oa1, end.ob1, end.a1, end.b1
             break
+
+
+_Window = tuple[list[tuple[int, int, int, int]], list[bytes], list[bytes], int, int]
+"""A window's exact diff: blocks, the keys of both sides, and where the window ends on each."""
+
+
+def _coarse_rest(
+    old: bytes,
+    new: bytes,
+    last: _Window | None,
+    bounds: tuple[int, int, int, int],
+    lines: tuple[int, int],
+    changes: list[Change] | None,
+    counted: tuple[int, int],
+) -> tuple[bool, int, int]:
+    """`_scan`'s result when the budget cannot afford the next window: the rest of the region
+    by `coarse_changes`, appended to `changes` (or added to the `counted` lines)."""
+    i, ea, j, eb = bounds
+    li, lj = lines
+    rest: list[Change] = []
+    if last is not None:
+        # The last window's diff is exact: keep it as the first coarse chunk.
+        blocks, ka, kb, wa, wb = last
+        rest, i, j, li, lj = _commit_chunk(blocks, ka, kb, (i, wa, j, wb), (li, lj), final=False)
+    rest += coarse_changes(old, new, (i, ea, j, eb), li, lj)
+    if changes is not None:
+        changes += rest
+        return False, 0, 0
+    return False, counted[0] + _added(rest), counted[1] + _removed(rest)
 
 
 def _added(changes: list[Change]) -> int:

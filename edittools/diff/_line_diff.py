@@ -11,6 +11,7 @@ import mmap
 import time
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
+from edittools.diff._budget import charged
 from edittools.diff._collector import collector_paused
 from edittools.diff._defaults import DEFAULT_BUDGET
 from edittools.diff._engine import line_changes, line_counts, trim_common
@@ -108,6 +109,7 @@ def line_diff(
     new, makes the diff binary (no hunks). `budget` is as in `diff_texts`. `path` (its
     extension) picks the rules of the hunks' function context (`heading`). `hunks` False counts
     the added and removed lines without building hunks (``--numstat``): `counts` gives them.
+    Within `shared_budget`, the budget is at most what is left of the shared one.
     """
     if operation is None:
         operation = operation_of(old is not None, new is not None, "", None)
@@ -121,18 +123,19 @@ def line_diff(
         binary = is_binary(new_bytes)
     if binary:
         return _binary(old_bytes, new_bytes, operation)
-    deadline = None if budget is None else time.monotonic() + budget
-    if not hunks:
-        return _counted(old_bytes, new_bytes, operation, old_checked and new_checked, deadline)
-    from edittools.diff._heading import Headings
-    from edittools.diff._hunks import plain_hunks
+    with charged(budget) as budget:
+        deadline = None if budget is None else time.monotonic() + budget
+        if not hunks:
+            return _counted(old_bytes, new_bytes, operation, old_checked and new_checked, deadline)
+        from edittools.diff._heading import Headings
+        from edittools.diff._hunks import plain_hunks
 
-    with collector_paused():
-        changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
-        if old_checked and new_checked and _changed_binary(new_bytes, changes):
-            return _binary(old_bytes, new_bytes, operation)
-        heading = Headings(old_bytes, path).above if changes and old_bytes else None
-        built = plain_hunks(old_bytes, new_bytes, changes, context=context, heading=heading)
+        with collector_paused():
+            changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
+            if old_checked and new_checked and _changed_binary(new_bytes, changes):
+                return _binary(old_bytes, new_bytes, operation)
+            heading = Headings(old_bytes, path).above if changes and old_bytes else None
+            built = plain_hunks(old_bytes, new_bytes, changes, context=context, heading=heading)
     return LineDiff(operation, built, minimal, binary=False, identical=not changes)
 
 

@@ -12,11 +12,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from edittools._errors import ToolError
+from edittools._errors import SANDBOX_CODES, ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.artifacts.builders import by_reference, error_result
-from edittools.diff import DiffError
+from edittools.diff import DEFAULT_BUDGET, DiffError, shared_budget
 from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
 
@@ -41,11 +41,17 @@ def _journaled(
 ) -> ToolResult:
     ws.dry_run = dry_run
     ws.shown = None
+    ws.unkept = []
     try:
         result = _run(ws, name, arguments)
     finally:
         ws.dry_run = False
         shown, ws.shown = ws.shown, None
+        unkept, ws.unkept = ws.unkept, []
+    if unkept and not result.is_error:
+        note = "; ".join(unkept)
+        value = f"{result.value}\nNote: the change was made, but could not keep {note}."
+        result = result.model_copy(update={"value": value})
     if dry_run:
         if not result.is_error:
             value = f"[dry run: nothing was written]\n{result.value}"
@@ -63,25 +69,33 @@ def _journaled(
     try:
         ws.journal(event, shown)  # a read's window by reference to the content it showed
     except (SandboxError, OSError) as exc:
-        return _unjournaled(result, exc)
+        spec = OPERATIONS.get(name)
+        return _unjournaled(result, exc, read_only=spec is not None and spec.read_only)
     return result
 
 
-def _unjournaled(result: ToolResult, exc: SandboxError | OSError) -> ToolResult:
-    """The error result for a call whose result could not be journaled; the result is kept."""
+def _unjournaled(result: ToolResult, exc: SandboxError | OSError, *, read_only: bool) -> ToolResult:
+    """The error result for a call whose result could not be journaled; the result is kept.
+
+    It says what the call did (a read changed nothing) and carries the journal's own failure as
+    its code: `busy` (retry) and `state_corrupt` (move the state aside) ask for different acts.
+    """
     reason = exc.message if isinstance(exc, SandboxError) else str(exc)
-    outcome = "failed" if result.is_error else "succeeded and its change was made"
+    if result.is_error:
+        outcome = "failed"
+    elif read_only:
+        outcome = "succeeded and changed nothing"
+    else:
+        outcome = "succeeded and its change was made"
+    cause = exc.code if isinstance(exc, SandboxError) else "io_error"
+    code = SANDBOX_CODES.get(cause, "io_error")
+    advice = "" if code in ("busy", "state_corrupt") else " Fix or move the state folder."
     message = (
-        f"The call {outcome}, but its result could not be written to the journal: {reason} "
-        "Fix or move the state folder; the result follows."
+        f"The call {outcome}, but its result could not be written to the journal: {reason}"
+        f"{advice} The result follows."
     )
-    detail = {
-        "cause": exc.code if isinstance(exc, SandboxError) else "io_error",
-        "result": result.model_dump(mode="json", by_alias=True),
-    }
-    return error_result(
-        "io_error", message, detail, value=f"Error (io_error): {message}\n{result.value}"
-    )
+    detail = {"cause": cause, "result": result.model_dump(mode="json", by_alias=True)}
+    return error_result(code, message, detail, value=f"Error ({code}): {message}\n{result.value}")
 
 
 def _run(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
@@ -102,7 +116,8 @@ def _call(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolR
     except ValidationError as exc:
         raise ToolError.from_validation(name, exc) from exc
     try:
-        return spec.function(ws, params)
+        with shared_budget(DEFAULT_BUDGET):  # one diff budget per call, however many files
+            return spec.function(ws, params)
     except SandboxError as exc:
         raise ToolError.from_sandbox(exc) from exc
     except DiffError as exc:  # the tools diff texts they hold: a failure here is a bug

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -57,16 +57,18 @@ def scan(
     replace_all: bool,
     chunk: int = SCAN_CHUNK,
     writer: SpliceWriter | None = None,
+    checkpoint: Callable[[], object] | None = None,
 ) -> Scan:
     """Scan the open file `fd` from its start for `needle` (not empty).
 
     Without `replace_all` only the first few matches are kept (enough to list where an ambiguous
     needle is), but all are counted. `writer`, when given, is told the new content as it is found
-    (and told to drop it when the needle turns out ambiguous).
+    (and told to drop it when the needle turns out ambiguous). `checkpoint`, when given, is
+    called before each chunk and may raise to stop the pass (a cancelled call).
     """
     with ThreadPoolExecutor(1) as pool:
         hashes = _Hashes(pool)
-        run = _Pass(fd, needle, replacement, replace_all, max(chunk, 1), hashes, writer)
+        run = _Pass(fd, needle, replacement, replace_all, max(chunk, 1), hashes, writer, checkpoint)
         run.run()
         old_hex, new_hex = hashes.hexdigests()
     found = run.found
@@ -166,7 +168,8 @@ class _Pass:
     """The state of one pass; offsets named `*_to`/`*_from`/`settled` are offsets in the file."""
 
     def __init__(self, fd: int, needle: bytes, replacement: bytes, replace_all: bool, chunk: int,
-                 hashes: _Hashes, writer: SpliceWriter | None) -> None:  # fmt: skip
+                 hashes: _Hashes, writer: SpliceWriter | None,
+                 checkpoint: Callable[[], object] | None = None) -> None:  # fmt: skip
         self.fd, self.needle, self.replacement = fd, needle, replacement
         self.replace_all, self.chunk, self.hashes, self.writer = replace_all, chunk, hashes, writer
         self.found = Scan()
@@ -174,6 +177,7 @@ class _Pass:
         self.counting = True
         self.counted_to = self.newlines = 0  # newlines in the file before `counted_to`
         self.next_ok = 0  # where the next match may start (matches do not overlap)
+        self.checkpoint = checkpoint
 
     def run(self) -> None:
         tail = len(self.needle) - 1
@@ -182,6 +186,8 @@ class _Pass:
         prev_end = 0
         k = 0
         while True:
+            if self.checkpoint is not None:
+                self.checkpoint()
             buf, view = ring.take(k)
             carry = min(tail, base)
             if carry:

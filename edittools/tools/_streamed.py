@@ -55,14 +55,14 @@ def streamed_edit(ws: Workspace, path: str, params: EditParams) -> ToolResult:
         # The new file is written by the kernel on another thread while the scan reads on.
         live = None if ws.dry_run else writer
         found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
-                     writer=live)  # fmt: skip
+                     writer=live, checkpoint=ws.stop_if_cancelled)  # fmt: skip
         if not found.count and _BARE_LF.search(needle) and crlf_file(fd):
             tier = "newlines"
             needle, replacement = _crlf(needle), _crlf(replacement)
             if live is not None:
                 writer.reset()
             found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
-                         writer=live)  # fmt: skip
+                         writer=live, checkpoint=ws.stop_if_cancelled)  # fmt: skip
         version = found.version
         assert version is not None
         ensure_fresh(ws, path, None, version)

@@ -12,6 +12,7 @@ from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.diff import diff_texts, strip_components
 from edittools.syntax import SyntaxCheck
 from edittools.tools._change import (
+    COARSE_NOTE,
     digest,
     syntax_note,
     text_or_bytes,
@@ -326,4 +327,7 @@ def _describe(payloads: list[DiffPayload]) -> str:
     tolerances = sorted({p.match for p in payloads if p.match is not None and p.match != "exact"})
     if tolerances:
         lines.append(f"Context matched with tolerance: {', '.join(tolerances)}.")
+    coarse = sum(not p.minimal for p in payloads)
+    if coarse:
+        lines.append(f"{coarse} of the diffs: {COARSE_NOTE}")
     return "\n".join(lines)

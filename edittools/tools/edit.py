@@ -264,6 +264,8 @@ def splice(document: TextDocument, match: Match) -> tuple[TextDocument, list[Spa
         (start, end, _in_style(replacement, document.newline))
         for (start, end), replacement in zip(match.spans, match.replacements, strict=True)
     ]
+    if document.bom and spans and spans[0][0] == 0 and spans[0][2].startswith("\ufeff"):
+        spans[0] = (0, spans[0][1], spans[0][2][1:])  # the file's own BOM: the diff shows none
     if len(spans) == 1:
         # One span: the document updates its newline counts from the span alone.
         start, end, piece = spans[0]

@@ -204,6 +204,8 @@ def _net(ws: Workspace, path: str, snap: Snapshot) -> _Net:
     try:
         then = ws.checkpoints.content(snap)
     except SandboxError as exc:
+        if exc.code not in ("blob_missing", "blob_corrupt", "state_corrupt"):
+            raise ToolError.from_sandbox(exc) from exc  # e.g. out of descriptors: not damage
         raise ToolError(
             "state_corrupt",
             f"The saved content of {path} at the checkpoint is missing or damaged in the state "

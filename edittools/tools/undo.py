@@ -151,9 +151,13 @@ def _undo_span(
 
 # Below this size the whole-file path is cheap, and checks the syntax on the texts.
 _SPAN_MIN = 1 << 20
+# The sandbox's codes that say a stored content is gone or unusable (others are the system's).
+_LOST = frozenset({"blob_missing", "blob_corrupt", "state_corrupt"})
 
 
 def _damaged(ws: Workspace, path: str, blob_id: str, exc: SandboxError) -> ToolError:
+    if exc.code not in _LOST:  # e.g. out of descriptors: the copy is fine, the retry may work
+        return ToolError.from_sandbox(exc)
     return ToolError(
         "state_corrupt" if exc.code == "blob_corrupt" else "io_error",
         f"The saved copy of {path} from before the last change is missing or damaged in the "

@@ -27,7 +27,8 @@ def test_report_with_root_inlines_the_image_read_there(tmp_path: Path, capsys) -
     root.mkdir()
     png = _png()
     (root / "dot.png").write_bytes(png)
-    result = Session(root).read("dot.png")
+    with Session(root) as session:
+        result = session.read("dot.png")
     journal = tmp_path / "results.json"
     journal.write_text(result.model_dump_json())
     page = tmp_path / "with.html"
@@ -48,7 +49,8 @@ def test_report_with_a_root_that_does_not_exist_shows_the_envelope(tmp_path: Pat
     root.mkdir()
     (root / "dot.png").write_bytes(_png())
     journal = tmp_path / "results.json"
-    journal.write_text(Session(root).read("dot.png").model_dump_json())
+    with Session(root) as session:
+        journal.write_text(session.read("dot.png").model_dump_json())
     page = tmp_path / "page.html"
     missing = tmp_path / "missing"
     assert main(["report", str(journal), "-o", str(page), "--root", str(missing)]) == 0

@@ -6,6 +6,7 @@ message the framework hands it, which is exactly what a real model would read.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
@@ -72,9 +73,12 @@ def test_pydantic_ai_model_sees_compact_results_errors_and_images(tmp_path: Path
         ["-m", "edittools.mcp_server", "--root", str(tmp_path)],
         env=env,
         cwd=str(tmp_path),
+        keep_alive=False,  # the server ends with the agent's run, not whenever the GC runs
     )
     agent = Agent(FunctionModel(model), toolsets=[MCPToolset(transport)])
-    result = agent.run_sync("go")
+    # `asyncio.run`, not `run_sync`: run_sync leaves an event loop open that a later test's GC
+    # would report as unclosed.
+    result = asyncio.run(agent.run("go"))
     assert result.output == "done"
     assert tool_names == ["read", "write", "edit", "multi_edit", "apply_patch", "undo"]
 

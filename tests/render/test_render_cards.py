@@ -32,9 +32,9 @@ def _png(width: int = 2, height: int = 1) -> bytes:
 
 def test_an_edit_miss_shows_its_closest_lines_as_code_and_the_hint_as_text(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("def f():\n    return 1\n\ndef g():\n    return 2\n")
-    session = Session(tmp_path)
-    session.read("a.py")
-    result = session.edit("a.py", "def g():\n    return 3\n", "x")
+    with Session(tmp_path) as session:
+        session.read("a.py")
+        result = session.edit("a.py", "def g():\n    return 3\n", "x")
     page = render_report([result], title="t")
     assert len(with_class(page, "card", "error")) == 1
     assert with_class(page, "message")[0].text.startswith("old_string was not found")

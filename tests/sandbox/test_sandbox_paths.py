@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -88,7 +89,7 @@ DENY = ["*.key", "private/", "/build", "!keep.key"]
 
 
 @pytest.fixture
-def denied_box(world: World, resolver: str) -> Sandbox:
+def denied_box(world: World, resolver: str) -> Iterator[Sandbox]:
     root = world.root
     (root / "private").mkdir()
     (root / "private/p.txt").write_bytes(b"private\n")
@@ -100,7 +101,8 @@ def denied_box(world: World, resolver: str) -> Sandbox:
     os.symlink("a.key", root / "key_link")
     os.symlink("private", root / "private_link")
     os.symlink("private/../inner/file.txt", root / "through_private")
-    return Sandbox(root, deny=DENY, resolver=resolver)  # type: ignore[arg-type]
+    with Sandbox(root, deny=DENY, resolver=resolver) as box:  # type: ignore[arg-type]
+        yield box
 
 
 @pytest.mark.parametrize(

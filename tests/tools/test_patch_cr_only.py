@@ -31,13 +31,13 @@ def codex(body: str) -> str:
 def test_a_cr_only_file_takes_a_codex_patch(tmp_path: Path) -> None:
     # The reported case: patch_conflict, with a hint about trailing whitespace.
     (tmp_path / "f").write_bytes(b"one\rtwo\rthree\r")
-    s = Session(tmp_path, require_read=False)
-    result = s.apply_patch(
-        "*** Begin Patch\n*** Update File: f\n@@\n one\n-two\n+TWO\n*** End Patch"
-    )
-    assert not result.is_error, result.value
-    assert result.artifact.payload.match == "exact"  # type: ignore[union-attr]
-    assert (tmp_path / "f").read_bytes() == b"one\rTWO\rthree\r"
+    with Session(tmp_path, require_read=False) as s:
+        result = s.apply_patch(
+            "*** Begin Patch\n*** Update File: f\n@@\n one\n-two\n+TWO\n*** End Patch"
+        )
+        assert not result.is_error, result.value
+        assert result.artifact.payload.match == "exact"  # type: ignore[union-attr]
+        assert (tmp_path / "f").read_bytes() == b"one\rTWO\rthree\r"
 
 
 @pytest.mark.parametrize(
@@ -101,23 +101,23 @@ def test_unified_hunks_on_cr_only_text(old: str, patch: str, new: str) -> None:
 
 def test_session_applies_a_unified_diff_to_a_cr_only_file(tmp_path: Path) -> None:
     (tmp_path / "f").write_bytes(b"one\rtwo\rthree\r")
-    s = Session(tmp_path)
-    s.read("f")
-    patch = "--- a/f\n+++ b/f\n@@ -2,2 +2,3 @@\n two\n-three\n+THREE\n+four\n"
-    result = s.apply_patch(patch)
-    assert not result.is_error, result.value
-    assert (tmp_path / "f").read_bytes() == b"one\rtwo\rTHREE\rfour\r"
+    with Session(tmp_path) as s:
+        s.read("f")
+        patch = "--- a/f\n+++ b/f\n@@ -2,2 +2,3 @@\n two\n-three\n+THREE\n+four\n"
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+        assert (tmp_path / "f").read_bytes() == b"one\rtwo\rTHREE\rfour\r"
 
 
 def test_a_miss_in_a_cr_only_file_shows_its_lines(tmp_path: Path) -> None:
     (tmp_path / "f").write_bytes(b"alpha\rbeta\rgamma\rdelta\r")
-    s = Session(tmp_path, require_read=False)
-    with unchanged(tmp_path):
-        value = check_error(
-            s.apply_patch(codex("@@\n gamma\n-delat\n+DELTA\n")), "patch_conflict", "f"
-        )
-    assert "The closest lines are 3-4:\n     3\tgamma\n     4\tdelta" in value
-    assert "trailing whitespace" not in value
+    with Session(tmp_path, require_read=False) as s:
+        with unchanged(tmp_path):
+            value = check_error(
+                s.apply_patch(codex("@@\n gamma\n-delat\n+DELTA\n")), "patch_conflict", "f"
+            )
+        assert "The closest lines are 3-4:\n     3\tgamma\n     4\tdelta" in value
+        assert "trailing whitespace" not in value
 
 
 def git_diff(tmp_path: Path, old: bytes, new: bytes | None) -> str:
@@ -156,16 +156,17 @@ def test_git_diffs_of_cr_only_files_apply_like_git_apply(
 ) -> None:
     patch = git_diff(tmp_path, old, new)
     (tmp_path / "f").write_bytes(old)
-    s = Session(tmp_path, require_read=False)
-    result = s.apply_patch(patch)
-    assert not result.is_error, result.value
-    assert (tmp_path / "f").read_bytes() == new
+    with Session(tmp_path, require_read=False) as s:
+        result = s.apply_patch(patch)
+        assert not result.is_error, result.value
+        assert (tmp_path / "f").read_bytes() == new
 
 
 def test_a_git_diff_deleting_a_cr_only_file(tmp_path: Path) -> None:
     patch = git_diff(tmp_path, b"one\rtwo\r", None)
     (tmp_path / "f").write_bytes(b"one\rtwo\r")
-    result = Session(tmp_path, require_read=False).apply_patch(patch)
+    with Session(tmp_path, require_read=False) as session:
+        result = session.apply_patch(patch)
     assert not result.is_error, result.value
     assert not (tmp_path / "f").exists()
 

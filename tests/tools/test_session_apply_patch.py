@@ -84,7 +84,8 @@ def test_several_files_give_a_changeset(tmp_path: Path) -> None:
         "*** Update File: b.txt\n@@\n-one\n+ONE\n+one and a half\n"
         "*** Add File: c/new.txt\n+fresh\n*** End Patch\n"
     )
-    result = Session(tmp_path, require_read=False).apply_patch(patch)
+    with Session(tmp_path, require_read=False) as session:
+        result = session.apply_patch(patch)
     assert not result.is_error, result.value
     artifact = result.artifact
     assert artifact is not None and artifact.kind == "changeset"
@@ -108,19 +109,20 @@ def test_a_conflict_in_the_last_file_leaves_the_first_unchanged(tmp_path: Path) 
         "*** Begin Patch\n*** Add File: new.txt\n+x\n*** Update File: a.txt\n@@\n-beta\n+BETA\n"
         "*** Update File: b.txt\n@@\n-three\n+THREE\n*** End Patch\n"
     )
-    s = Session(tmp_path, require_read=False)
-    result = s.apply_patch(patch)
-    assert result.artifact.payload.code == "patch_conflict"  # type: ignore[union-attr]
-    assert "b.txt" in result.value
-    assert tree(tmp_path) == before
-    assert s.undo("a.txt").artifact.payload.code == "nothing_to_undo"  # type: ignore[union-attr]
+    with Session(tmp_path, require_read=False) as s:
+        result = s.apply_patch(patch)
+        assert result.artifact.payload.code == "patch_conflict"  # type: ignore[union-attr]
+        assert "b.txt" in result.value
+        assert tree(tmp_path) == before
+        assert s.undo("a.txt").artifact.payload.code == "nothing_to_undo"  # type: ignore[union-attr]
 
 
 def test_an_existing_file_to_add_last_fails_the_whole_patch(tmp_path: Path) -> None:
     make_tree(tmp_path, TWO_FILES)
     before = tree(tmp_path)
     patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-beta\n+BETA\n*** Add File: b.txt\n+x\n*** End Patch\n"
-    result = Session(tmp_path, require_read=False).apply_patch(patch)
+    with Session(tmp_path, require_read=False) as session:
+        result = session.apply_patch(patch)
     assert result.artifact.payload.code == "exists"  # type: ignore[union-attr]
     assert tree(tmp_path) == before
 
@@ -135,20 +137,20 @@ def test_a_write_failing_midway_rolls_back_every_file(tmp_path: Path) -> None:
         "*** Update File: b.txt\n*** Move to: b2.txt\n@@\n-one\n+ONE\n"
         "*** Update File: z/locked.txt\n@@\n-locked\n+unlocked\n*** End Patch\n"
     )
-    s = Session(tmp_path, require_read=False)
-    with immutable(tmp_path / "z" / "locked.txt"):
-        result = s.apply_patch(patch)
-    # The last file could not be written for real; everything written before it was put back.
-    assert result.is_error
-    assert result.artifact.payload.code == "permission"  # type: ignore[union-attr]
-    assert files_of(tmp_path) == {k: v for k, v in before.items() if isinstance(v, bytes)}
-    assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o640
-    for path in ("a.txt", "gone.txt", "b.txt", "b2.txt", "n/new.txt"):
-        assert s.undo(path).artifact.payload.code == "nothing_to_undo", path  # type: ignore[union-attr]
-    # And the same patch goes through once the file can be written.
-    assert not s.apply_patch(patch).is_error
-    assert (tmp_path / "z/locked.txt").read_bytes() == b"unlocked\n"
-    assert not (tmp_path / "gone.txt").exists() and not (tmp_path / "b.txt").exists()
+    with Session(tmp_path, require_read=False) as s:
+        with immutable(tmp_path / "z" / "locked.txt"):
+            result = s.apply_patch(patch)
+        # The last file could not be written for real; everything written before it was put back.
+        assert result.is_error
+        assert result.artifact.payload.code == "permission"  # type: ignore[union-attr]
+        assert files_of(tmp_path) == {k: v for k, v in before.items() if isinstance(v, bytes)}
+        assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o640
+        for path in ("a.txt", "gone.txt", "b.txt", "b2.txt", "n/new.txt"):
+            assert s.undo(path).artifact.payload.code == "nothing_to_undo", path  # type: ignore[union-attr]
+        # And the same patch goes through once the file can be written.
+        assert not s.apply_patch(patch).is_error
+        assert (tmp_path / "z/locked.txt").read_bytes() == b"unlocked\n"
+        assert not (tmp_path / "gone.txt").exists() and not (tmp_path / "b.txt").exists()
 
 
 def test_every_patched_file_can_be_undone(tmp_path: Path) -> None:
@@ -158,18 +160,19 @@ def test_every_patched_file_can_be_undone(tmp_path: Path) -> None:
         "*** Begin Patch\n*** Add File: new.txt\n+hello\n*** Delete File: gone.txt\n"
         "*** Update File: a.txt\n*** Move to: moved/a.txt\n@@\n-beta\n+BETA\n*** End Patch\n"
     )
-    s = Session(tmp_path, require_read=False)
-    assert not s.apply_patch(patch).is_error
-    for path in ("new.txt", "gone.txt", "moved/a.txt", "a.txt"):
-        result = s.undo(path)
-        assert not result.is_error, (path, result.value)
-    assert files_of(tmp_path) == before
+    with Session(tmp_path, require_read=False) as s:
+        assert not s.apply_patch(patch).is_error
+        for path in ("new.txt", "gone.txt", "moved/a.txt", "a.txt"):
+            result = s.undo(path)
+            assert not result.is_error, (path, result.value)
+        assert files_of(tmp_path) == before
 
 
 def test_a_tolerance_is_stated(tmp_path: Path) -> None:
     make_tree(tmp_path, {"t.txt": "keep   \nold  \n"})
     patch = "*** Begin Patch\n*** Update File: t.txt\n@@\n keep\n-old\n+new\n*** End Patch\n"
-    result = Session(tmp_path, require_read=False).apply_patch(patch)
+    with Session(tmp_path, require_read=False) as session:
+        result = session.apply_patch(patch)
     assert result.artifact.payload.match == "trailing_whitespace"  # type: ignore[union-attr]
     assert "Context matched with tolerance: trailing_whitespace." in result.value
     assert (tmp_path / "t.txt").read_bytes() == b"keep   \nnew\n"
@@ -181,20 +184,21 @@ def test_the_same_file_twice_is_an_invalid_patch(tmp_path: Path) -> None:
         "*** Begin Patch\n*** Update File: a.txt\n@@\n-alpha\n+A\n"
         "*** Update File: ./a.txt\n@@\n-beta\n+B\n*** End Patch\n"
     )
-    result = Session(tmp_path, require_read=False).apply_patch(patch)
+    with Session(tmp_path, require_read=False) as session:
+        result = session.apply_patch(patch)
     assert result.artifact.payload.code == "invalid_patch"  # type: ignore[union-attr]
     assert (tmp_path / "a.txt").read_bytes() == b"alpha\nbeta\n"
 
 
 def test_a_patch_after_a_read_updates_the_read_record(tmp_path: Path) -> None:
     make_tree(tmp_path, TWO_FILES)
-    s = Session(tmp_path)
-    s.read("a.txt")
-    assert not s.apply_patch(
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n-beta\n+B\n*** End Patch\n"
-    ).is_error
-    # The session knows the patched content: an edit right after is not stale.
-    assert not s.edit("a.txt", "B", "C").is_error
+    with Session(tmp_path) as s:
+        s.read("a.txt")
+        assert not s.apply_patch(
+            "*** Begin Patch\n*** Update File: a.txt\n@@\n-beta\n+B\n*** End Patch\n"
+        ).is_error
+        # The session knows the patched content: an edit right after is not stale.
+        assert not s.edit("a.txt", "B", "C").is_error
 
 
 @pytest.mark.parametrize(
@@ -213,13 +217,13 @@ def test_deleting_or_moving_a_symlink_is_refused_and_nothing_changes(
     (tmp_path / "docs" / "target.txt").write_text("kept\n")
     (tmp_path / "link.txt").symlink_to("docs/target.txt")
     before = tree(tmp_path)
-    s = Session(tmp_path, require_read=False)
-    result = s.apply_patch(f"*** Begin Patch\n{section}*** End Patch\n")
-    assert result.is_error
-    assert result.artifact.payload.code == "not_a_file"  # type: ignore[union-attr]
-    assert "link.txt" in result.value and "symbolic link" in result.value
-    assert tree(tmp_path) == before
-    assert os.readlink(tmp_path / "link.txt") == "docs/target.txt"
+    with Session(tmp_path, require_read=False) as s:
+        result = s.apply_patch(f"*** Begin Patch\n{section}*** End Patch\n")
+        assert result.is_error
+        assert result.artifact.payload.code == "not_a_file"  # type: ignore[union-attr]
+        assert "link.txt" in result.value and "symbolic link" in result.value
+        assert tree(tmp_path) == before
+        assert os.readlink(tmp_path / "link.txt") == "docs/target.txt"
 
 
 def test_a_file_under_a_linked_folder_is_deleted_through_the_link(tmp_path: Path) -> None:
@@ -227,8 +231,8 @@ def test_a_file_under_a_linked_folder_is_deleted_through_the_link(tmp_path: Path
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "gone.txt").write_text("bye\n")
     (tmp_path / "alias").symlink_to("real")
-    s = Session(tmp_path, require_read=False)
-    result = s.apply_patch("*** Begin Patch\n*** Delete File: alias/gone.txt\n*** End Patch\n")
-    assert not result.is_error, result.value
-    assert not (tmp_path / "real" / "gone.txt").exists()
-    assert (tmp_path / "alias").is_symlink()
+    with Session(tmp_path, require_read=False) as s:
+        result = s.apply_patch("*** Begin Patch\n*** Delete File: alias/gone.txt\n*** End Patch\n")
+        assert not result.is_error, result.value
+        assert not (tmp_path / "real" / "gone.txt").exists()
+        assert (tmp_path / "alias").is_symlink()

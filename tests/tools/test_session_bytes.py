@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,8 +59,9 @@ def split_around(data: bytes, piece: bytes) -> tuple[bytes, bytes]:
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
-    return Session(tmp_path, require_read=False)
+def session(tmp_path: Path) -> Iterator[Session]:
+    with Session(tmp_path, require_read=False) as s:
+        yield s
 
 
 @pytest.mark.parametrize("name", FILES)

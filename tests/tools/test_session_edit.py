@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,9 @@ from edittools import Session, ToolResult
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
-    return Session(tmp_path, require_read=False)
+def session(tmp_path: Path) -> Iterator[Session]:
+    with Session(tmp_path, require_read=False) as s:
+        yield s
 
 
 def put(session: Session, name: str, data: bytes) -> Path:

@@ -14,9 +14,10 @@ from edittools import Session, ToolResult
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
+def session(tmp_path: Path) -> Iterator[Session]:
     (tmp_path / "notes.txt").write_text("one\ntwo\nthree\n")
-    return Session(tmp_path)
+    with Session(tmp_path) as s:
+        yield s
 
 
 def code_of(result: ToolResult) -> str | None:

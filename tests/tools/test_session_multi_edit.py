@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,11 +11,11 @@ from edittools import Session
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
+def session(tmp_path: Path) -> Iterator[Session]:
     (tmp_path / "f.py").write_bytes(b"def a():\n    return 1\n\n\ndef b():\n    return 2\n")
-    s = Session(tmp_path)
-    s.read("f.py")
-    return s
+    with Session(tmp_path) as s:
+        s.read("f.py")
+        yield s
 
 
 def path_of(session: Session) -> Path:

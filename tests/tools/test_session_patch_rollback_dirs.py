@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from test_session_errors import immutable, tree
@@ -19,22 +21,23 @@ def make(root: Path, files: dict[str, str], folders: tuple[str, ...] = ()) -> No
         (root / rel).write_text(text)
 
 
-def failing(root: Path, sections: str) -> tuple[Session, dict[str, bytes | str]]:
+@contextmanager
+def failing(root: Path, sections: str) -> Iterator[tuple[Session, dict[str, bytes | str]]]:
     """Apply `sections` followed by an update of a file that cannot be written for real."""
     before = tree(root)
-    s = Session(root, require_read=False)
-    with immutable(root / "z" / "locked.txt"):
-        result = s.apply_patch(f"*** Begin Patch\n{sections}{LOCKED_UPDATE}*** End Patch\n")
-    assert result.is_error
-    assert result.artifact.payload.code == "permission"  # type: ignore[union-attr]
-    return s, before
+    with Session(root, require_read=False) as s:
+        with immutable(root / "z" / "locked.txt"):
+            result = s.apply_patch(f"*** Begin Patch\n{sections}{LOCKED_UPDATE}*** End Patch\n")
+        assert result.is_error
+        assert result.artifact.payload.code == "permission"  # type: ignore[union-attr]
+        yield s, before
 
 
 def test_folders_made_for_an_added_file_are_removed(tmp_path: Path) -> None:
     make(tmp_path, {"z/locked.txt": "locked\n"})
-    _, before = failing(tmp_path, "*** Add File: n/m/new.txt\n+hello\n")
-    assert not (tmp_path / "n").exists()
-    assert tree(tmp_path) == before  # every folder and file as it was
+    with failing(tmp_path, "*** Add File: n/m/new.txt\n+hello\n") as (_, before):
+        assert not (tmp_path / "n").exists()
+        assert tree(tmp_path) == before  # every folder and file as it was
 
 
 def test_folders_that_existed_before_stay(tmp_path: Path) -> None:
@@ -44,34 +47,34 @@ def test_folders_that_existed_before_stay(tmp_path: Path) -> None:
         "*** Add File: empty/new.txt\n+y\n"
         "*** Add File: z/also/new.txt\n+z\n"
     )
-    _, before = failing(tmp_path, sections)
-    assert (tmp_path / "keep").is_dir() and not (tmp_path / "keep" / "sub").exists()
-    assert (tmp_path / "empty").is_dir()  # empty before the patch, and still there
-    assert not (tmp_path / "z" / "also").exists()
-    assert tree(tmp_path) == before
+    with failing(tmp_path, sections) as (_, before):
+        assert (tmp_path / "keep").is_dir() and not (tmp_path / "keep" / "sub").exists()
+        assert (tmp_path / "empty").is_dir()  # empty before the patch, and still there
+        assert not (tmp_path / "z" / "also").exists()
+        assert tree(tmp_path) == before
 
 
 def test_several_files_in_one_new_folder(tmp_path: Path) -> None:
     make(tmp_path, {"z/locked.txt": "locked\n"})
     sections = "*** Add File: n/a.txt\n+a\n*** Add File: n/b/c.txt\n+c\n*** Add File: n/d.txt\n+d\n"
-    _, before = failing(tmp_path, sections)
-    assert not (tmp_path / "n").exists()
-    assert tree(tmp_path) == before
+    with failing(tmp_path, sections) as (_, before):
+        assert not (tmp_path / "n").exists()
+        assert tree(tmp_path) == before
 
 
 def test_a_move_into_new_folders_is_undone_with_its_folders(tmp_path: Path) -> None:
     make(tmp_path, {"z/locked.txt": "locked\n", "b.txt": "one\ntwo\n"})
     sections = "*** Update File: b.txt\n*** Move to: moved/deep/b.txt\n@@\n-one\n+ONE\n"
-    s, before = failing(tmp_path, sections)
-    assert not (tmp_path / "moved").exists()
-    assert (tmp_path / "b.txt").read_text() == "one\ntwo\n"
-    assert tree(tmp_path) == before
-    assert s.undo("b.txt").artifact.payload.code == "nothing_to_undo"  # type: ignore[union-attr]
+    with failing(tmp_path, sections) as (s, before):
+        assert not (tmp_path / "moved").exists()
+        assert (tmp_path / "b.txt").read_text() == "one\ntwo\n"
+        assert tree(tmp_path) == before
+        assert s.undo("b.txt").artifact.payload.code == "nothing_to_undo"  # type: ignore[union-attr]
 
 
 def test_the_folders_stay_when_the_patch_succeeds(tmp_path: Path) -> None:
     make(tmp_path, {"z/locked.txt": "locked\n"})
-    s = Session(tmp_path, require_read=False)
     patch = f"*** Begin Patch\n*** Add File: n/m/new.txt\n+hello\n{LOCKED_UPDATE}*** End Patch\n"
-    assert not s.apply_patch(patch).is_error
+    with Session(tmp_path, require_read=False) as s:
+        assert not s.apply_patch(patch).is_error
     assert (tmp_path / "n" / "m" / "new.txt").read_text() == "hello\n"

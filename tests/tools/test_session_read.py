@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,9 @@ JPEG = bytes.fromhex(
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
-    return Session(tmp_path)
+def session(tmp_path: Path) -> Iterator[Session]:
+    with Session(tmp_path) as s:
+        yield s
 
 
 def put(session: Session, name: str, data: bytes) -> None:

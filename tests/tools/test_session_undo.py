@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,11 +11,11 @@ from edittools import Session
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
+def session(tmp_path: Path) -> Iterator[Session]:
     (tmp_path / "f.txt").write_bytes(b"v0\n")
-    s = Session(tmp_path)
-    s.read("f.txt")
-    return s
+    with Session(tmp_path) as s:
+        s.read("f.txt")
+        yield s
 
 
 def content(session: Session) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,9 @@ from edittools import Session
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
-    return Session(tmp_path)
+def session(tmp_path: Path) -> Iterator[Session]:
+    with Session(tmp_path) as s:
+        yield s
 
 
 def test_create_with_parents(session: Session) -> None:
