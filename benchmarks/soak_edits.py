@@ -12,8 +12,9 @@ child after the file that crashed or hung.
 
 The edits of one file, in turn: a read; a comment added to a line (and taken away); a line
 inserted and deleted; a closing bracket deleted and put back; non-ASCII text; a 100 KB line
-inserted and deleted; a NUL byte; an edit after a pause; an undo. Then a copy with CRLF line ends
-and a copy with a syntax error at its top, each read and edited. After every change the file on
+inserted and deleted; a NUL byte (refused: it would turn the file binary); an edit after a
+pause; an undo. Then a copy with CRLF line ends and a copy with a syntax error at its top, each
+read and edited. After every change the file on
 disk is compared with what the edit must have made (`wrong` counts the differences).
 
 Per language: files, calls, crashes, hangs, wrong writes, error results by code, checks that ran

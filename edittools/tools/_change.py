@@ -162,3 +162,19 @@ def text_or_bytes(data: bytes | None) -> str | bytes | None:
         return decode(data).text
     except SandboxError:
         return data
+
+
+def refuse_nul(text: str, argument: str, path: str) -> None:
+    """Refuse new text holding a NUL character: written into a text file, it would make the file
+    binary (as git judges it), and no tool would edit it as text again."""
+    at = text.find("\0")
+    if at < 0:
+        return
+    raise ToolError(
+        "invalid_arguments",
+        f"{argument} holds a NUL character (U+0000) at character {at}: written, it would make "
+        f"{path} a binary file that no edit can change as text. Nothing was written. Remove it "
+        "(or write the language's escape, such as \\0, if that was meant); to write binary "
+        "content on purpose, use write.",
+        {"path": path, "argument": argument, "at": at},
+    )

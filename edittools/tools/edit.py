@@ -19,6 +19,7 @@ from edittools.tools._change import (
     change_result,
     commit,
     digest,
+    refuse_nul,
     summary,
     unchecked_note,
     vet,
@@ -48,6 +49,7 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
     """
     sb = ws.sandbox
     path = sb.relpath(params.path)
+    refuse_nul(params.new_string, "new_string", path)
     if params.old_string == "":
         if sb.exists(path):
             raise ToolError(
@@ -206,6 +208,8 @@ def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
     """
     sb = ws.sandbox
     path = sb.relpath(params.path)
+    for number, operation in enumerate(params.edits, start=1):
+        refuse_nul(operation.new_string, f"edits[{number}].new_string", path)
     with sb.lock(path):
         try:
             before, version = read_existing(ws, path)

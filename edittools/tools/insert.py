@@ -7,7 +7,7 @@ from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans
-from edittools.tools._change import commit, digest, wants_texts, with_refs
+from edittools.tools._change import commit, digest, refuse_nul, wants_texts, with_refs
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import InsertParams
@@ -22,6 +22,7 @@ def insert(ws: Workspace, params: InsertParams) -> ToolResult:
     """
     sb = ws.sandbox
     path = sb.relpath(params.path)
+    refuse_nul(params.text, "text", path)
     with sb.lock(path):
         before, version = read_existing(ws, path)
         document = decode(before)
