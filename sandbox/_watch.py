@@ -28,6 +28,7 @@ turning a due batch into changes in `_batch`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -138,6 +139,7 @@ class Watcher:
         if observer is not None:
             observer.stop()
             observer.join()
+            _release_reader(observer)
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
@@ -353,6 +355,25 @@ def _forwarder(watcher: Watcher) -> FileSystemEventHandler:
             watcher._on_event(event)
 
     return Forwarder()
+
+
+def _release_reader(observer: BaseObserver) -> None:
+    """Close the descriptors of a stopped observer's inotify reader if watchdog left them open.
+
+    watchdog 7's reader starts as if it were reading, so a stop that comes before its thread first
+    reads leaves the closing to a read that never happens: its inotify descriptor and a pipe stay
+    open (seen: 81 descriptors after 300 watchers started and stopped at once). Once the thread
+    has ended, a reader still marked reading and closed holds them; no other code will close them.
+    """
+    reader = getattr(observer, "_inotify_fd", None)
+    lock = getattr(reader, "_lock", None)
+    if reader is None or lock is None or reader.is_alive():
+        return
+    with lock:
+        if getattr(reader, "_closed", False) and getattr(reader, "_is_reading", False):
+            reader._is_reading = False
+            with contextlib.suppress(OSError):
+                reader._close_resources()
 
 
 def _reports_closes(observer: BaseObserver) -> bool:
