@@ -192,6 +192,14 @@ def _unique_line(text: str, at: float, test: Callable[[str], bool] = lambda _: T
     return None
 
 
+def _in_style(text: str, file_text: str) -> str:
+    """`text` with the newline style of most of `file_text`'s lines."""
+    crlf = file_text.count("\r\n")
+    if crlf <= file_text.count("\n") - crlf:
+        return text
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
 def _edit_file(child: _Child, source: Path, language: str) -> None:
     """Every edit of one file (see the module's docstring)."""
     data = source.read_bytes()
@@ -213,7 +221,9 @@ def _edit_file(child: _Child, source: Path, language: str) -> None:
         result = child.call(label, kind, "edit", name, old, new)
         if result.is_error:
             return False
-        expected = current.replace(old, new, 1)
+        # New lines take the file's newline style (the tools' promise), and so does the old
+        # text, which the tools find through that tolerance.
+        expected = current.replace(_in_style(old, current), _in_style(new, current), 1)
         if path.read_bytes() != expected.encode("utf-8"):
             child.report(wrong=[label, kind])
         current = expected
