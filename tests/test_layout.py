@@ -248,6 +248,34 @@ def test_no_import_circles_among_modules() -> None:
     assert cycles(all_imports()) == []
 
 
+_FORKS = frozenset({"fork", "forkpty"})
+
+
+def forking_modules() -> list[str]:
+    """Modules that call `os.fork` (or `forkpty`) in any spelling of the name."""
+    found = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            called = node.func if isinstance(node, ast.Call) else None
+            spelled = (
+                called.attr
+                if isinstance(called, ast.Attribute)
+                else called.id
+                if isinstance(called, ast.Name)
+                else None
+            )
+            if spelled in _FORKS:
+                found.append(name)
+                break
+    return found
+
+
+def test_only_the_command_line_forks() -> None:
+    """A library call never forks its host (a host with threads, an MCP server, must not be
+    forked by a library): only the process that owns the command line may."""
+    assert forking_modules() == ["edittools.cli._forked"]
+
+
 def test_lazy_imports_inside_functions_are_seen() -> None:
     """The reader finds an import inside a function (the CLI imports the MCP server lazily)."""
     lazy = [i for i in imports_of("edittools.cli._tools") if i.target == "edittools.mcp_server"]

@@ -170,12 +170,14 @@ def _diff_dirs(args: argparse.Namespace) -> int:
     if not 0 <= args.find_renames <= 100:
         raise ValueError("-M takes a percentage from 0 to 100.")
     threshold = args.find_renames / 100
+    from edittools.cli._forked import in_parallel  # the diffs shared with a forked child
+
     if args.json or args.stat:
         from edittools.diff import diff_dirs
         from edittools.render import render_stat
 
         changeset = diff_dirs(
-            old, new, context=args.context, rename_threshold=threshold, parallel=True
+            old, new, context=args.context, rename_threshold=threshold, run=in_parallel
         )
         if args.json:
             print_json(changeset.model_dump(mode="json", by_alias=True))
@@ -190,7 +192,7 @@ def _diff_dirs(args: argparse.Namespace) -> int:
         context=args.context,
         rename_threshold=threshold,
         hunks=not args.numstat,
-        parallel=True,
+        run=in_parallel,
     )
     if args.numstat:
         sys.stdout.write("".join(_numstat(e.result, e.path, e.old_path) for e in entries))

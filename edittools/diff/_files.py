@@ -19,18 +19,16 @@ import stat
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import partial
-from importlib import import_module
 from typing import TYPE_CHECKING
 
 from edittools.diff._collector import collector_paused
 from edittools.diff._defaults import DEFAULT_BUDGET, RENAME_THRESHOLD
 from edittools.diff._errors import DiffError
-from edittools.diff._forked import in_parallel
 
 if TYPE_CHECKING:
     from edittools.artifacts import ChangesetPayload, DiffPayload
     from edittools.diff._line_diff import LineDiff
-    from edittools.diff._tree import TreeEntry
+    from edittools.diff._tree import Runner, TreeEntry
 
 # The engine (`line_diff`, `tree_diff` and what they import) is loaded where a diff is made:
 # a tree diff loads it while the trees are walked.
@@ -144,25 +142,22 @@ def line_diff_dirs(
     rename_threshold: float | None = RENAME_THRESHOLD,
     budget: float | None = DEFAULT_BUDGET,
     hunks: bool = True,
-    parallel: bool = False,
+    run: Runner | None = None,
 ) -> list[TreeEntry]:
     """The files that differ between folders `old` and `new`, as plain data.
 
     Regular files are compared by content and symbolic links by their target (as git does);
     other entries are left out. Names are relative to each folder, ``/``-separated. `hunks`
-    False counts lines without building hunks (as `tree_diff`). `parallel` walks, reads and
-    diffs half of the trees in a forked child process when two CPUs are free for it and no
-    other thread runs (else all here); the result is the same either way.
+    False counts lines without building hunks (as `tree_diff`). `run`, when given, runs the walks
+    and the diffs as independent tasks (the command line's shares them with a forked child; a
+    library call never forks on its own); the result is the same either way.
     """
     old_root, new_root = os.fspath(old), os.fspath(new)
     # Walking, reading and diffing thousands of files makes hundreds of thousands of lists
     # and tuples, none in a cycle: the collector's passes over them would free nothing.
     with collector_paused():
-        if parallel:
-            # The engine loads here while the child walks the other tree.
-            old_names, new_names = in_parallel(
-                [partial(_walk, old_root), partial(_walk, new_root)], meanwhile=_load_engine
-            )
+        if run is not None:
+            old_names, new_names = run([partial(_walk, old_root), partial(_walk, new_root)])
         else:
             old_names, new_names = _walk(old_root), _walk(new_root)
         from edittools.diff._tree import tree_diff
@@ -177,7 +172,7 @@ def line_diff_dirs(
                 context=context,
                 budget=budget,
                 hunks=hunks,
-                run=in_parallel if parallel else None,
+                run=run,
             )
 
 
@@ -188,13 +183,13 @@ def diff_dirs(
     context: int = 3,
     rename_threshold: float | None = RENAME_THRESHOLD,
     budget: float | None = DEFAULT_BUDGET,
-    parallel: bool = False,
+    run: Runner | None = None,
 ) -> ChangesetPayload:
     """The changeset payload of two folders: one diff payload per file that differs.
 
     Added, deleted, modified and renamed files (a deleted and an added file at least
     `rename_threshold` similar, as git's ``-M``); binary files are reported, not diffed.
-    `parallel` is as in `line_diff_dirs`.
+    `run` is as in `line_diff_dirs`.
     """
     from edittools.artifacts import ChangesetPayload, DiffStats
     from edittools.diff._payload import payload_of
@@ -209,17 +204,13 @@ def diff_dirs(
             context=context,
             rename_threshold=rename_threshold,
             budget=budget,
-            parallel=parallel,
+            run=run,
         )
     ]
     stats = DiffStats(
         added=sum(f.stats.added for f in files), removed=sum(f.stats.removed for f in files)
     )
     return ChangesetPayload(files=files, stats=stats)
-
-
-def _load_engine() -> None:
-    import_module("edittools.diff._tree")
 
 
 def _walk(root: PathArg) -> list[str]:

@@ -78,6 +78,7 @@ def test_a_tree_numstat_loads_neither_other_commands_nor_hunks_models_or_render(
     ours = {m for m in modules if m.startswith("edittools")}
     assert {m for m in ours if m.startswith("edittools.cli.")} == {
         "edittools.cli._console",
+        "edittools.cli._forked",  # the tree diff's runner (one CPU here: it forks nothing)
         "edittools.cli._views",
     }
     for heavy in ("edittools.render", "edittools.diff._hunks", "edittools.diff._parse"):

@@ -13,9 +13,9 @@ import threading
 from pathlib import Path
 from typing import NamedTuple
 
+from edittools.cli._forked import QUEUE, can_fork, in_parallel
 from edittools.diff import line_diff_dirs, tree_diff
 from edittools.diff._files import _reader, _walk
-from edittools.diff._forked import QUEUE, can_fork, in_parallel
 
 WAIT = 20.0  # seconds: a bound on waiting for the other process, never reached when it works
 
@@ -197,7 +197,7 @@ def threads() -> dict[str, object]:
 def trees(old: str, new: str, hunks: str) -> dict[str, object]:
     """A tree diff in two processes, in one, and with the tasks run last first."""
     counts_only = hunks == "counts"
-    shared = line_diff_dirs(old, new, hunks=not counts_only, parallel=True)
+    shared = line_diff_dirs(old, new, hunks=not counts_only, run=in_parallel)
     alone = line_diff_dirs(old, new, hunks=not counts_only)
     with _reader(Path(old)) as read_old, _reader(Path(new)) as read_new:
         reordered = tree_diff(

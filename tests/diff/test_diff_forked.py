@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from diff_corpus import corpus
 
+from edittools.cli._forked import in_parallel
 from edittools.diff._files import _reader
-from edittools.diff._forked import in_parallel
 
 HERE = Path(__file__).resolve().parent
 

@@ -1,4 +1,5 @@
-"""`in_parallel`: independent tasks run by this process and a forked child, each taking the next.
+"""`in_parallel`: independent tasks run by this process and a forked child, each taking the next
+(the command line's runner for tree diffs: only the process that owns its threads may fork).
 
 A tree diff spends its time opening files and diffing lines in Python, which holds the global
 interpreter lock: threads would only take turns. A child forked after the imports starts in
