@@ -338,6 +338,8 @@ def _renames(text: str, count: int, seed: int) -> list[tuple[str, str]]:
         name = re.search(r"\b[A-Za-z_][A-Za-z0-9_]*\b", row)
         if name is None or text.count(row) != 1 or name.group() in SOFT_KEYWORDS:
             continue
+        if row[name.end() : name.end() + 1] in ("'", '"'):
+            continue  # a string's prefix (f'', rb""), not a name
         if keyword.iskeyword(name.group()):
             continue
         edits.append((row, row[: name.end()] + "_x" + row[name.end() :]))

@@ -147,10 +147,6 @@ class Workspace:
         sandbox.lock_timeout = options.lock_timeout
         self._index = sandbox.index
         self._index.ensure(_SCHEMA + JOURNAL_SCHEMA)
-        # The ids of the last contents kept, by object identity: one call stores a content once
-        # (undo history, read record, the artifact's ref) and hashes it once. Holding the bytes
-        # keeps their identities from being reused; bytes are immutable, so an id stays right.
-        self._kept: dict[int, tuple[bytes, str]] = {}
         self._event_counter = 0
         # Several sessions (in one process or many) append to one journal: ids must not collide.
         self._session_token = secrets.token_hex(4)
@@ -190,14 +186,7 @@ class Workspace:
         """Store `data` in the blob store and return its id; None when over `baseline_bytes`."""
         if len(data) > self.options.baseline_bytes:
             return None
-        kept = self._kept.get(id(data))
-        if kept is not None and kept[0] is data:
-            return kept[1]
-        blob_id = self.sandbox.store.put(data)
-        if len(self._kept) >= 4:
-            self._kept.pop(next(iter(self._kept)))
-        self._kept[id(data)] = (data, blob_id)
-        return blob_id
+        return self.sandbox.store.put(data)
 
     def note_seen(self, path: str, data: bytes, version: Version) -> Baseline:
         """Remember that `path` is known as `data` (after a read, write or edit)."""
