@@ -40,6 +40,17 @@ def commit(
     return ws.commit([planned])[0]
 
 
+BYTES_PATH_MIN = 1 << 20
+"""Files up to this size (or up to `syntax_max_bytes`, when larger) are changed as text: decoding
+is cheap there, and the syntax check needs the texts. Larger ones take the bytes path (`by_bytes`)."""
+
+
+def by_bytes(ws: Workspace, size: int) -> bool:
+    """Whether a change of a file of `size` bytes, loaded whole, works on its bytes instead of
+    decoding it (an edit's exact match, an undo's one span)."""
+    return size > max(BYTES_PATH_MIN, ws.options.syntax_max_bytes)
+
+
 def wants_texts(ws: Workspace, *sizes: int) -> bool:
     """Whether the full old and new texts together fit inline in an artifact."""
     return sum(sizes) <= ws.options.inline_text_bytes

@@ -16,6 +16,7 @@ from edittools.tools._bytematch import (
     plain_head,
 )
 from edittools.tools._change import (
+    by_bytes,
     change_result,
     commit,
     digest,
@@ -126,7 +127,7 @@ def _byte_spans(
     Small files take the text path (cheap there, and their syntax is checked on the texts).
     `plain`: the bytes are known to be plain UTF-8.
     """
-    if len(before) <= max(_BYTES_PATH_MIN, ws.options.syntax_max_bytes):
+    if not by_bytes(ws, len(before)):
         return None
     return exact_byte_spans(
         before,
@@ -194,10 +195,6 @@ def _bytes_diff(
     at = len(before[first:start].decode("utf-8"))
     number = first_line - before.count(b"\n", first, start)
     return payload, excerpt(window, at, at + len(inserted.decode("utf-8")), first_line=number)
-
-
-# Below this size decoding is cheap and the text path's checks come for free.
-_BYTES_PATH_MIN = 1 << 20
 
 
 def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:

@@ -8,6 +8,7 @@ from edittools.artifacts import ToolResult
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._bytematch import plain_utf8
 from edittools.tools._change import (
+    by_bytes,
     change_result,
     summary,
     text_or_bytes,
@@ -90,7 +91,7 @@ def _by_recipe(
     The old bytes of the span are read from the kept blob alone; the restored content is then
     checked against the blob's id as it is written (it must hash to `change.before_blob`).
     """
-    if change.before_blob is None or len(current) <= max(_SPAN_MIN, ws.options.syntax_max_bytes):
+    if change.before_blob is None or not by_bytes(ws, len(current)):
         return None
     if recipe.base != change.before_blob or not (plain or plain_utf8(current)):
         return None
@@ -149,8 +150,6 @@ def _undo_span(
     return change_result(summary("Undid the last change to", payload), payload, None)
 
 
-# Below this size the whole-file path is cheap, and checks the syntax on the texts.
-_SPAN_MIN = 1 << 20
 # The sandbox's codes that say a stored content is gone or unusable (others are the system's).
 _LOST = frozenset({"blob_missing", "blob_corrupt", "state_corrupt"})
 
