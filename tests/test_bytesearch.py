@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import mmap
 import tempfile
-from collections.abc import Iterable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from needles import LONG_NEEDLES, planted
 
 from edittools import _bytesearch
 
@@ -38,24 +38,6 @@ def test_a_mapped_file_is_searched_in_place_through_a_memoryview() -> None:
             assert _bytesearch.count(view, b"\n") == 11
             assert _bytesearch.find(view, b"needle", 70_001) == -1
             view.release()
-
-
-LONG_NEEDLES = st.binary(min_size=33, max_size=80).map(lambda b: bytes(b"ab \n"[x % 4] for x in b))
-"""Needles longer than the search's anchor, from four bytes (shared with the streamed passes'
-tests)."""
-
-
-def planted(needle: bytes, pieces: Iterable[tuple[bool, int, bytes]]) -> bytes:
-    """Copies of `needle`, each whole or with its byte at `at` changed (a near miss: the anchor
-    often still occurs, the needle does not, and the plain search takes over), each followed by
-    its filler."""
-    parts = []
-    for whole, at, filler in pieces:
-        copy = bytearray(needle)
-        if not whole:
-            copy[at % len(copy)] ^= 0x40
-        parts += [bytes(copy), filler]
-    return b"".join(parts)
 
 
 @settings(max_examples=300, deadline=None)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
+
 from edittools.artifacts import (
     ChangesetArtifact,
     ChangesetPayload,
@@ -13,6 +16,9 @@ from edittools.artifacts import (
     ErrorArtifact,
     ErrorPayload,
     Hunk,
+    Image,
+    ImageArtifact,
+    ImagePayload,
     ToolResult,
 )
 
@@ -87,3 +93,26 @@ def error_result(code: str, message: str) -> ToolResult:
 def code_result(text: str, **fields: object) -> ToolResult:
     """A read result carrying a code artifact."""
     return ToolResult(value=text, artifact=CodeArtifact(payload=CodePayload(text=text, **fields)))
+
+
+def png_bytes(width: int = 2, height: int = 1) -> bytes:
+    """A valid PNG of `width` x `height` red pixels."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    raw = b"".join(b"\0" + b"\xff\0\0" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+def image_result(**fields: object) -> ToolResult:
+    """The result of a read of img/logo.png whose image has `fields`."""
+    payload = ImagePayload(images=[Image(mime="image/png", **fields)], path="img/logo.png")  # type: ignore[arg-type]
+    return ToolResult(value="[image img/logo.png]", artifact=ImageArtifact(payload=payload))

@@ -3,31 +3,15 @@
 from __future__ import annotations
 
 import base64
-import struct
-import zlib
 from pathlib import Path
 
 from render_pages import elements, with_class
+from render_samples import image_result, png_bytes
 
 from edittools import Session
-from edittools.artifacts import Attachment, Image, ImageArtifact, ImagePayload, ToolResult
+from edittools.artifacts import Attachment
 from edittools.render import render_report
 from edittools.render._page import CSP
-
-
-def _png(width: int = 2, height: int = 1) -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    raw = b"".join(b"\0" + b"\xff\0\0" * width for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(raw))
-        + chunk(b"IEND", b"")
-    )
 
 
 def test_an_edit_miss_shows_its_closest_lines_as_code_and_the_hint_as_text(tmp_path: Path) -> None:
@@ -57,13 +41,8 @@ def test_an_error_without_detail_has_nothing_to_unfold() -> None:
     assert "<details" not in page and with_class(page, "message")[0].text == "Nothing matched."
 
 
-def _image(**fields: object) -> ToolResult:
-    payload = ImagePayload(images=[Image(mime="image/png", **fields)], path="img/logo.png")  # type: ignore[arg-type]
-    return ToolResult(value="[image img/logo.png]", artifact=ImageArtifact(payload=payload))
-
-
 def test_an_attached_image_is_shown_by_its_id_through_the_loader() -> None:
-    png = _png()
+    png = png_bytes()
     asked: list[str] = []
 
     def load(blob_id: str) -> bytes | None:
@@ -71,7 +50,7 @@ def test_an_attached_image_is_shown_by_its_id_through_the_loader() -> None:
         return png if blob_id == "opaque:id/42" else None
 
     attachment = Attachment(id="opaque:id/42", bytes=len(png), width=2, height=1)
-    page = render_report([_image(attachment=attachment)], title="t", load_image=load)
+    page = render_report([image_result(attachment=attachment)], title="t", load_image=load)
     assert asked == ["opaque:id/42"]
     assert len(with_class(page, "card", "image")) == 1
     assert next(e for e in elements(page) if e.tag == "h2").text == "img/logo.png"
@@ -85,7 +64,7 @@ def test_an_attached_image_is_shown_by_its_id_through_the_loader() -> None:
 def test_no_empty_box_when_the_image_cannot_be_loaded() -> None:
     attachment = Attachment(id="gone", bytes=10, width=1, height=1)
     for load in (None, lambda _id: None, lambda _id: b"GIF89a not a png", _raise):
-        page = render_report([_image(attachment=attachment)], title="t", load_image=load)
+        page = render_report([image_result(attachment=attachment)], title="t", load_image=load)
         assert "<img" not in page and "<figure" not in page
         assert "image/png 1x1 10 bytes" in page
 
@@ -95,8 +74,8 @@ def _raise(_id: str) -> bytes:
 
 
 def test_inline_base64_images_are_shown_and_bad_base64_is_not() -> None:
-    png = _png()
-    page = render_report([_image(b64=base64.b64encode(png).decode())], title="t")
+    png = png_bytes()
+    page = render_report([image_result(b64=base64.b64encode(png).decode())], title="t")
     assert len([e for e in elements(page) if e.tag == "img"]) == 1
-    page = render_report([_image(b64='"><script>x</script>')], title="t")
+    page = render_report([image_result(b64='"><script>x</script>')], title="t")
     assert "<img" not in page and "<script>x" not in page

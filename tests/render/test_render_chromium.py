@@ -129,13 +129,13 @@ def test_toolbar_buttons_switch_between_views(tmp_path: Path) -> None:
 def test_images_load_under_the_policy_and_word_marks_and_details_render(tmp_path: Path) -> None:
     import base64
 
-    from test_render_cards import _image, _png
+    from render_samples import image_result, png_bytes
 
     from edittools.diff import diff_texts
 
-    png = _png(3, 2)
+    png = png_bytes(3, 2)
     results = [
-        _image(b64=base64.b64encode(png).decode()),
+        image_result(b64=base64.b64encode(png).decode()),
         diff_result(diff_texts("a = count\n", "a = amount\n", path="a.py")),
         error_result("no_match", "Nothing.\nHint: retry."),
     ]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_session_errors import check_error, unchanged
+from tool_helpers import check_error, unchanged
 
 from edittools import Session
 from edittools.tools._patch import apply_file_patch, parse_patch

@@ -8,7 +8,7 @@ import tempfile
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_bytesearch import LONG_NEEDLES, planted
+from needles import LONG_NEEDLES, planted
 
 from edittools.tools._scan import find_lines, hash_counting, scan
 from sandbox import FileWrite, Sandbox, digest_of

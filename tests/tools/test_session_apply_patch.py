@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_patch_parse import CODEX_CASES, UNIFIED_CASES
-from test_session_errors import immutable, tree
+from patch_cases import CODEX_CASES, UNIFIED_CASES
+from tool_helpers import immutable, tree
 
 from edittools import Session
 

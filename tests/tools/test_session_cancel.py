@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from test_session_errors import check_error, tree, unchanged
+from tool_helpers import check_error, tree, unchanged
 
 from edittools import Session, ToolResult
 

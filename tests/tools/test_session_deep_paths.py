@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from op_counter import OpCounter, grows_linearly, install
-from test_session_errors import immutable
+from tool_helpers import immutable
 
 from edittools import Session
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_session_errors import tree
+from tool_helpers import tree
 
 from edittools import Session, ToolResult
 

@@ -23,7 +23,7 @@ import pytest
 from crash_child import fork_running
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_session_errors import check_error, unchanged
+from tool_helpers import check_error, unchanged
 
 from edittools import Session
 from edittools.diff import diff_texts

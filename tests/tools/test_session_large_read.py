@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_session_errors import check_error, unchanged
+from tool_helpers import check_error, unchanged
 
 from edittools import Session, ToolResult
 from edittools.tools import read as read_module

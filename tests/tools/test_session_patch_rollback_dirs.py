@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from test_session_errors import immutable, tree
+from tool_helpers import immutable, tree
 
 from edittools import Session
 
