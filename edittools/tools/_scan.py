@@ -273,7 +273,12 @@ FIND_KEPT = 100_000
 
 
 def find_lines(
-    fd: int, needles: Sequence[bytes], *, chunk: int = SCAN_CHUNK, anywhere: bool = False
+    fd: int,
+    needles: Sequence[bytes],
+    *,
+    chunk: int = SCAN_CHUNK,
+    anywhere: bool = False,
+    checkpoint: Callable[[], object] | None = None,
 ) -> list[list[tuple[int, int]]]:
     """Where each needle (not empty) occurs at the start of a line of the open file `fd` (or
     anywhere, with `anywhere`), as ``(offset, 1-based line)`` in file order (overlapping places
@@ -281,6 +286,7 @@ def find_lines(
 
     Each chunk is searched with the last `max(len(needle))` bytes before it, so a place across
     a border is found and the byte before it (a newline, or none at the file's start) is seen.
+    `checkpoint`, when given, is called before each chunk and may raise to stop the pass.
     """
     found: list[list[tuple[int, int]]] = [[] for _ in needles]
     tail = max(map(len, needles))
@@ -290,6 +296,8 @@ def find_lines(
     carry = 0  # bytes kept from the last read at the buffer's start
     base = newlines = 0  # the offset of the next read; the newlines before it
     while True:
+        if checkpoint is not None:
+            checkpoint()
         got = _read_full(fd, view[carry : carry + chunk], base)
         end = carry + got  # the buffer holds the file's [origin, origin + end)
         origin = base - carry
@@ -317,13 +325,17 @@ def find_lines(
 
 
 def hash_counting(
-    fd: int, spans: Sequence[tuple[int, int, bytes]], *, chunk: int = SCAN_CHUNK
+    fd: int,
+    spans: Sequence[tuple[int, int, bytes]],
+    *,
+    chunk: int = SCAN_CHUNK,
+    checkpoint: Callable[[], object] | None = None,
 ) -> tuple[Version, list[int], str]:
     """The version of the open file `fd`, the 1-based line holding the start of each span, and
     the digest of the file with each span ``(start, end, data)`` (in order, not overlapping)
     replaced by its data — all in one pass over the file (the second digest costs CPU, not
     another read). The digests run on a worker thread as the pass reads on, and share their
-    state up to the first span (see `_Hashes`)."""
+    state up to the first span (see `_Hashes`). `checkpoint` is as in `find_lines`."""
     lines: list[int] = []
     at = newlines = 0
     k = 0  # the next span not yet told to the digests
@@ -331,6 +343,8 @@ def hash_counting(
     with ThreadPoolExecutor(1) as pool:
         hashes = _Hashes(pool)
         for n in itertools.count():
+            if checkpoint is not None:
+                checkpoint()
             buf, view = ring.take(n)
             got = _read_full(fd, view, at)
             if not got:

@@ -153,7 +153,8 @@ def settled(
     Refuses (`stale_read`) a file that changed while the spans were placed, or since it was read.
     """
     chunk = max(ws.options.scan_chunk_bytes, 1)
-    version, lines, new_digest = hash_counting(fd, spans, chunk=chunk)
+    version, lines, new_digest = hash_counting(fd, spans, chunk=chunk,
+                                               checkpoint=ws.stop_if_cancelled)  # fmt: skip
     if version.size != size:
         raise ToolError(
             "stale_read",
@@ -297,7 +298,7 @@ def streamed_undo(ws: Workspace, change: Change) -> ToolResult:
                 writer.replace(start, stop, old)
             writer.keep(os.fstat(fd).st_size)
         version, lines, restored = hash_counting(
-            fd, spans, chunk=max(ws.options.scan_chunk_bytes, 1)
+            fd, spans, chunk=max(ws.options.scan_chunk_bytes, 1), checkpoint=ws.stop_if_cancelled
         )
         wrote = all(
             os.pread(fd, len(middle), at) == middle

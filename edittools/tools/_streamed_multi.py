@@ -55,7 +55,8 @@ def streamed_multi_edit(ws: Workspace, path: str, edits: list[EditOperation]) ->
         # on the same pass, and used where the exact one is not found.
         variants = [crlf_variant(fd, needle) for needle in needles]
         extra = [v for v in variants if v is not None]
-        found = find_lines(fd, needles + extra, chunk=chunk, anywhere=True)
+        found = find_lines(fd, needles + extra, chunk=chunk, anywhere=True,
+                           checkpoint=ws.stop_if_cancelled)  # fmt: skip
         tiers = ["exact"] * len(edits)
         more = iter(found[len(needles) :])
         for k, variant in enumerate(variants):

@@ -56,7 +56,8 @@ def streamed_patch(
         nl = b"\r\n" if crlf_file(fd) else b"\n"
         blocks = [_blocks(path, number, hunk, nl) for number, hunk in enumerate(patch.hunks, 1)]
         size = os.fstat(fd).st_size
-        found = find_lines(fd, [old for old, _ in blocks], chunk=chunk)
+        found = find_lines(fd, [old for old, _ in blocks], chunk=chunk,
+                           checkpoint=ws.stop_if_cancelled)  # fmt: skip
         spans = _place(path, patch.hunks, blocks, found, size)
         if writer is not None:
             for start, stop, new in spans:  # the kernel writes the new file from now on

@@ -115,6 +115,40 @@ def test_a_streamed_edit_stops_in_its_pass(root: Path) -> None:
         check_error(session.edit("big.txt", "no such line", "x"), "no_match")
 
 
+STREAMED_MISSES: dict[str, Callable[[Session], ToolResult]] = {
+    "multi_edit": lambda s: s.multi_edit("big.txt", [{"old_string": "no such", "new_string": "x"}]),
+    "apply_patch": lambda s: s.apply_patch(
+        "*** Begin Patch\n*** Update File: big.txt\n@@\n-no such line\n+x\n*** End Patch\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(STREAMED_MISSES))
+def test_a_streamed_multi_edit_or_patch_stops_in_its_pass(root: Path, name: str) -> None:
+    """As the edit above: the pass over the file is where a cancel is seen."""
+    (root / "big.txt").write_bytes(b"a line of a file over the size cap\n" * 30_000)  # 1 MB
+    call = STREAMED_MISSES[name]
+    with Session(root, max_file_bytes=1 << 16, scan_chunk_bytes=4096) as session:
+        assert not session.read("big.txt", limit=1).is_error
+        with unchanged(root), session.cancellable(cancelled()):
+            check_error(call(session), "cancelled")
+        with unchanged(root):
+            assert call(session).is_error  # the whole pass: not found
+        assert not tree(root).keys() - {"a.py", "b.txt", "big.txt"}  # no temp file left
+
+
+def test_a_cancelled_streamed_undo_puts_nothing_back(root: Path) -> None:
+    data = b"a line of a file over the size cap\n" * 30_000 + b"last = 1\n"
+    (root / "big.txt").write_bytes(data)
+    with Session(root, max_file_bytes=1 << 16, scan_chunk_bytes=4096) as session:
+        assert not session.read("big.txt", limit=1).is_error
+        assert not session.edit("big.txt", "last = 1", "last = 2").is_error
+        with unchanged(root), session.cancellable(cancelled()):
+            check_error(session.undo("big.txt"), "cancelled")
+        assert not session.undo("big.txt").is_error  # the change is still there to undo
+        assert (root / "big.txt").read_bytes() == data
+
+
 def test_a_cancel_once_the_change_is_committed_leaves_it_made(root: Path) -> None:
     data = b"x = 'a line of a file of several megabytes'\n" * 200_000 + b"last = 1\n"
     path = root / "big.py"
