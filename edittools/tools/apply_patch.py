@@ -25,28 +25,19 @@ from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
 from edittools.tools._streamed_patch import streamed_patch
-from sandbox import SandboxError, Splice, Staged, TextDocument, Version, decode
+from sandbox import SandboxError, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
-
-
-@dataclass(frozen=True)
-class _Write:
-    """One file write of a staged patch: `after` None deletes; `before` None creates (or, with
-    a `before_version`, the file is over the cap and `after` a `Splice` of it, or the `Staged`
-    file already written)."""
-
-    path: str
-    before: bytes | None
-    before_version: Version | None
-    after: bytes | Splice | Staged | None
 
 
 @dataclass(frozen=True)
 class _Staged:
     """One file's change, fully computed in memory before anything is written."""
 
-    writes: tuple[_Write, ...]
+    writes: tuple[Planned, ...]
+    """The files to write: `after` None deletes; `before` None creates (or, with a
+    `before_version`, the file is over the cap and `after` a `Splice` of it, or the `Staged`
+    file already written)."""
     payload: DiffPayload
     note: str = ""
     """A syntax warning for the model, when the change broke the file's syntax."""
@@ -129,7 +120,7 @@ def _replaced(
     replaced = diff_texts(old, new, path=path, include_texts=include)
     replaced = replaced.model_copy(update={"match": payload.match})
     return _Staged(
-        (_Write(path, before, version, after),), with_syntax(replaced, check), syntax_note(check)
+        (Planned(path, before, version, after),), with_syntax(replaced, check), syntax_note(check)
     )
 
 
@@ -158,7 +149,7 @@ def _stage(ws: Workspace, patch: FilePatch, held: ExitStack, *, overwrite: bool)
             None, document.text, path=path, include_texts=wants_texts(ws, len(after))
         )
         payload = with_syntax(payload, check)
-        return _Staged((_Write(path, None, None, after),), payload, syntax_note(check))
+        return _Staged((Planned(path, None, None, after),), payload, syntax_note(check))
     if patch.op == "delete" or patch.move_to is not None:
         _refuse_link(ws, patch, path)
     try:
@@ -167,12 +158,12 @@ def _stage(ws: Workspace, patch: FilePatch, held: ExitStack, *, overwrite: bool)
         if exc.code != "too_large":
             raise
         splice, version, payload = streamed_patch(ws, path, patch, held)
-        return _Staged((_Write(path, None, version, splice),), payload)
+        return _Staged((Planned(path, None, version, splice),), payload)
     ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
         old = text_or_bytes(before)
         payload = diff_texts(old, None, path=path, include_texts=wants_texts(ws, len(before)))
-        return _Staged((_Write(path, before, version, None),), payload)
+        return _Staged((Planned(path, before, version, None),), payload)
     document = decode(before)
     try:
         new_text, tier = apply_file_patch(document.text, patch)
@@ -191,7 +182,7 @@ def _stage(ws: Workspace, patch: FilePatch, held: ExitStack, *, overwrite: bool)
     include = wants_texts(ws, len(before), len(after))
     if patch.move_to is None:
         payload = diff_texts(document.text, changed.text, path=path, include_texts=include)
-        writes: tuple[_Write, ...] = (_Write(path, before, version, after),)
+        writes: tuple[Planned, ...] = (Planned(path, before, version, after),)
     else:
         target = sb.relpath(patch.move_to)
         if overwrite and sb.exists(target):
@@ -206,7 +197,7 @@ def _stage(ws: Workspace, patch: FilePatch, held: ExitStack, *, overwrite: bool)
         payload = diff_texts(
             document.text, changed.text, path=target, old_path=path, include_texts=include
         )
-        writes = (_Write(target, None, None, after), _Write(path, before, version, None))
+        writes = (Planned(target, None, None, after), Planned(path, before, version, None))
     payload = payload.model_copy(update={"match": tier})
     return _Staged(writes, with_syntax(payload, check), syntax_note(check))
 
@@ -245,11 +236,11 @@ def _moved_over(
     assert into is not None  # the caller saw the target exist under its lock
     include = wants_texts(ws, len(before))
     removed = diff_texts(text_or_bytes(before), None, path=path, include_texts=include)
-    writes = (*into.writes, _Write(path, before, version, None))
+    writes = (*into.writes, Planned(path, before, version, None))
     return _Staged(writes, into.payload, into.note, extra=(removed,))
 
 
-def _commit_all(ws: Workspace, writes: list[_Write]) -> list[Version | None]:
+def _commit_all(ws: Workspace, writes: list[Planned]) -> list[Version | None]:
     """Write every file or none, even across a crash (the workspace's all-or-nothing commit).
 
     Returns each write's new version (None for a delete, and for every write in a dry run).
@@ -258,13 +249,13 @@ def _commit_all(ws: Workspace, writes: list[_Write]) -> list[Version | None]:
         for w in writes:  # nothing is written, but a write the rules refuse is refused all the same
             ws.sandbox.check_write(w.path)
         return [None] * len(writes)
-    return ws.commit([Planned(w.path, w.before, w.before_version, w.after) for w in writes])
+    return ws.commit(writes)
 
 
 def _with_refs(
     ws: Workspace,
     payloads: list[DiffPayload],
-    writes: list[_Write],
+    writes: list[Planned],
     versions: list[Version | None],
 ) -> list[DiffPayload]:
     """Each payload with the ids of its old and new contents (known once committed): the old one
