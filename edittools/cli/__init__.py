@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 __all__ = ["main", "run"]
 
@@ -40,7 +39,7 @@ module's parsers (the whole set takes longer than a small diff)."""
 
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of `command`'s module alone when it is one of ours."""
-    parser = _Parser(
+    parser = argparse.ArgumentParser(
         prog="edittools",
         description="Safe file tools for coding agents, and views of the diffs they make.",
     )
@@ -56,36 +55,6 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         # and the example lines up with the text.
         choice.description = _cleandoc(choice.description or "")
     return parser
-
-
-class _Parser(argparse.ArgumentParser):
-    """A parser whose help formatter is told the terminal's width.
-
-    argparse builds a formatter for every argument added, and one left to find the width
-    imports shutil (with its compression modules): a few milliseconds of every command's start.
-    """
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        # The class is a HelpFormatter (argparse's own or a subclass): it takes the width.
-        formatter_class = cast(type[argparse.HelpFormatter], self.formatter_class)
-        return formatter_class(prog=self.prog, width=_columns() - 2)
-
-
-def _columns() -> int:
-    """The terminal's width as ``shutil.get_terminal_size`` finds it: ``$COLUMNS``, else the
-    terminal on standard output, else 80."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns > 0:
-        return columns
-    try:
-        if sys.__stdout__ is not None:
-            return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
-    except (AttributeError, ValueError, OSError):  # detached, closed, or not a terminal
-        pass
-    return 80
 
 
 def _cleandoc(doc: str) -> str:
