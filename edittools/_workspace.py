@@ -15,7 +15,6 @@ change on disk is unknown to `undo` — not even after a crash.
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 import sqlite3
@@ -451,14 +450,7 @@ class Workspace:
 
     def _report_recoveries(self) -> None:
         """Journal each settled crash recovery once (whichever process opens the root first)."""
-        for rid, outcome, paths_json in self._index.rows(
-            "SELECT id, outcome, paths FROM recoveries WHERE reported = 0 ORDER BY id"
-        ):
-            with self._index.transaction() as db:
-                if db.execute("UPDATE recoveries SET reported = 1 WHERE id = ? AND reported = 0",
-                              (rid,)).rowcount == 0:  # fmt: skip
-                    continue
-            paths = json.loads(paths_json)
+        for outcome, paths in self.sandbox.claim_recoveries():
             text = _RECOVERY_TEXT.get(outcome, _RECOVERY_TEXT["partial"]).format(
                 n=len(paths), paths=", ".join(paths)
             )

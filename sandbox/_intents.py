@@ -421,6 +421,19 @@ class Committer:
                 [(time.time(), what, json.dumps(paths)) for what, paths in reports if paths],
             )
 
+    def claim_recoveries(self) -> list[tuple[str, list[str]]]:
+        """The recoveries not yet reported, oldest first, as (outcome, paths); each is claimed
+        (marked reported) as it is returned, so of several processes only one reports it."""
+        claimed = []
+        for rid, outcome, paths in self._index.rows(
+            "SELECT id, outcome, paths FROM recoveries WHERE reported = 0 ORDER BY id"
+        ):
+            with self._index.transaction() as db:
+                if db.execute("UPDATE recoveries SET reported = 1 WHERE id = ? AND reported = 0",
+                              (rid,)).rowcount == 1:  # fmt: skip
+                    claimed.append((str(outcome), list(json.loads(paths))))
+        return claimed
+
     def _put(self, t: _Target, sha: str | None, *, use_tmp: bool) -> bool:
         """Make target `t` hold the blob `sha` (None: no file); False when that is impossible."""
         try:

@@ -467,6 +467,12 @@ class Sandbox:
         """Settle unfinished changes of writers that died (done on opening); return how many."""
         return self._committer.recover()
 
+    def claim_recoveries(self) -> list[tuple[str, list[str]]]:
+        """The settled recoveries no process has reported yet, as (outcome, paths), oldest
+        first: `completed` (every file holds the new content), `rolled_back`, `partial`, or
+        `refused` (paths a recovery would not touch). Each is returned to one caller only."""
+        return self._committer.claim_recoveries()
+
     def close(self) -> None:
         """Release the root and state-folder descriptors and the state database; the object is
         unusable afterwards. Closing again does nothing."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 import types
@@ -274,6 +275,20 @@ def test_only_the_command_line_forks() -> None:
     """A library call never forks its host (a host with threads, an MCP server, must not be
     forked by a library): only the process that owns the command line may."""
     assert forking_modules() == ["edittools.cli._forked"]
+
+
+_RECOVERIES_SQL = re.compile(r"\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\s+recoveries\b", re.IGNORECASE)
+
+
+def test_the_sandbox_s_recoveries_table_is_queried_by_the_sandbox_alone() -> None:
+    """A step towards one owner of the SQL schema: the workspace reports recoveries through
+    `Sandbox.claim_recoveries`, not by querying the sandbox's table."""
+    users = [
+        name
+        for name, path in modules().items()
+        if not name.startswith("sandbox") and _RECOVERIES_SQL.search(path.read_text("utf-8"))
+    ]
+    assert users == []
 
 
 def test_lazy_imports_inside_functions_are_seen() -> None:
