@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Protocol, TypeVar
 
 import pytest
+from op_counter import OpCounter, install
 
 # How long a thread that is finishing (a hash worker, a watcher draining its queue) may take.
 _THREAD_GRACE = 10.0
@@ -98,3 +99,9 @@ def closing() -> Iterator[Callable[[_C], _C]]:
             return thing
 
         yield close_later
+
+
+@pytest.fixture
+def counter(monkeypatch: pytest.MonkeyPatch) -> OpCounter:
+    """Counts the file-system calls the sandbox makes inside `counter.counting()`."""
+    return install(monkeypatch)

@@ -86,3 +86,12 @@ def grows_linearly(counts: list[int], slack: float = 0.1, spare: int = 4) -> boo
     """
     first, second = counts[1] - counts[0], counts[2] - counts[1]
     return second <= 2 * max(first, 0) * (1 + slack) + spare
+
+
+DEPTHS = (24, 48, 96)
+"""Folder depths N, 2N and 4N for `grows_linearly`."""
+
+
+def folder_chain(depth: int) -> str:
+    """A file's path under `depth` nested folders."""
+    return "a/" * depth + "f.txt"

@@ -11,22 +11,10 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-from op_counter import OpCounter, grows_linearly, install
+from op_counter import DEPTHS, OpCounter, folder_chain, grows_linearly
 
 from sandbox import Sandbox
 from sandbox._paths import PathResolver
-
-DEPTHS = (24, 48, 96)
-
-
-@pytest.fixture
-def counter(monkeypatch: pytest.MonkeyPatch) -> OpCounter:
-    return install(monkeypatch)
-
-
-def _chain(depth: int) -> str:
-    return "a/" * depth + "f.txt"
 
 
 def _counts(
@@ -37,7 +25,7 @@ def _counts(
         root = tmp_path / f"root{depth}"
         root.mkdir()
         with counter.counting():
-            run(root, _chain(depth))
+            run(root, folder_chain(depth))
         calls.append(counter.calls)
         components.append(counter.components)
     return calls, components

@@ -37,8 +37,9 @@ def root(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def stopped_holder(root: Path) -> Iterator[int]:
-    """A child process holding the lock of a.txt, stopped (SIGSTOP) while it holds it."""
+def stopped_holder(root: Path) -> Iterator[subprocess.Popen[str]]:
+    """A child process holding the lock of a.txt, stopped (SIGSTOP) while it holds it; `resume`
+    lets it go."""
     child = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(root)],
         stdin=subprocess.PIPE,
@@ -48,16 +49,24 @@ def stopped_holder(root: Path) -> Iterator[int]:
     with child:
         try:
             assert child.stdout is not None and child.stdout.readline() == "held\n"
-            os.kill(child.pid, signal.SIGSTOP)
-            yield child.pid
+            child.send_signal(signal.SIGSTOP)
+            yield child
         finally:
-            os.kill(child.pid, signal.SIGCONT)
+            child.send_signal(signal.SIGCONT)  # nothing once it has ended
             child.kill()
             child.wait(timeout=10)
 
 
+def resume(holder: subprocess.Popen[str]) -> None:
+    """Let the stopped holder go on and end, releasing its lock."""
+    holder.send_signal(signal.SIGCONT)
+    assert holder.stdin is not None
+    holder.stdin.close()
+    assert holder.wait(timeout=10) == 0
+
+
 def test_an_edit_of_a_file_a_stopped_process_holds_is_busy_within_the_timeout(
-    root: Path, stopped_holder: int
+    root: Path, stopped_holder: subprocess.Popen[str]
 ) -> None:
     with Session(root, lock_timeout=0.5) as s:
         assert not s.read("a.txt").is_error  # reading takes no lock
@@ -67,40 +76,28 @@ def test_an_edit_of_a_file_a_stopped_process_holds_is_busy_within_the_timeout(
     assert result.is_error
     payload = result.artifact.payload  # type: ignore[union-attr]
     assert isinstance(payload, ErrorPayload) and payload.code == "busy"
-    assert f"pid {stopped_holder}" in result.value
+    assert f"pid {stopped_holder.pid}" in result.value
     assert 0.5 <= waited < 3.0, waited
     assert (root / "a.txt").read_text() == "alpha\n"
 
 
-def test_every_waiting_call_is_bounded_and_the_lock_comes_free_after(root: Path) -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(root)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    with child:
-        assert child.stdout is not None and child.stdout.readline() == "held\n"
-        os.kill(child.pid, signal.SIGSTOP)
-        try:
-            with Session(root, lock_timeout=0.2) as s:
-                s.read("a.txt")
-                results = [
-                    s.write("a.txt", "beta\n"),
-                    s.apply_patch("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+gamma\n"),
-                ]
-                for result in results:
-                    assert result.is_error
-                    assert result.artifact.payload.code == "busy"  # type: ignore[union-attr]
-                with Sandbox(root, lock_timeout=0.2) as sb:
-                    with pytest.raises(SandboxError) as info:
-                        sb.write_bytes("a.txt", b"delta\n")
-                    assert info.value.code == "busy" and f"pid {child.pid}" in info.value.message
-        finally:
-            os.kill(child.pid, signal.SIGCONT)
-            assert child.stdin is not None
-            child.stdin.close()  # the holder ends, releasing its lock
-            assert child.wait(timeout=10) == 0
+def test_every_waiting_call_is_bounded_and_the_lock_comes_free_after(
+    root: Path, stopped_holder: subprocess.Popen[str]
+) -> None:
+    with Session(root, lock_timeout=0.2) as s:
+        s.read("a.txt")
+        results = [
+            s.write("a.txt", "beta\n"),
+            s.apply_patch("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+gamma\n"),
+        ]
+        for result in results:
+            assert result.is_error
+            assert result.artifact.payload.code == "busy"  # type: ignore[union-attr]
+        with Sandbox(root, lock_timeout=0.2) as sb:
+            with pytest.raises(SandboxError) as info:
+                sb.write_bytes("a.txt", b"delta\n")
+            assert info.value.code == "busy" and f"pid {stopped_holder.pid}" in info.value.message
+    resume(stopped_holder)
     assert (root / "a.txt").read_text() == "alpha\n"
     with Session(root, lock_timeout=0.2) as s:
         s.read("a.txt")

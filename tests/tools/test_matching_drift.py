@@ -252,16 +252,20 @@ def find_lexer_class_for_filename(_fn, code=None):
 '''
 
 
+GAP_OLD = (
+    '    """Get a lexer for a filename.\n'
+    "    If multiple lexers match the filename pattern, use ``analyse_text()`` to\n"
+    "    figure out which one is more appropriate.\n"
+    "    \n"
+    "    Returns None if not found.\n"
+)
+"""An old_string of DOCSTRING whose empty line was lost and whose other one came as spaces."""
+
+
 def test_blank_line_gap_beside_a_deleted_line_keeps_the_files_empty_line() -> None:
     """One empty line lost, the other sent as indentation: a deletion beside that gap wrote
     the spaces where the file had an empty line."""
-    old = (
-        '    """Get a lexer for a filename.\n'
-        "    If multiple lexers match the filename pattern, use ``analyse_text()`` to\n"
-        "    figure out which one is more appropriate.\n"
-        "    \n"
-        "    Returns None if not found.\n"
-    )
+    old = GAP_OLD
     new = (
         '    """Get a lexer for a filename.\n'
         "    If multiple lexers match the filename pattern, use ``analyse_text()`` to\n"
@@ -274,13 +278,7 @@ def test_blank_line_gap_beside_a_deleted_line_keeps_the_files_empty_line() -> No
 
 
 def test_blank_line_gap_grown_by_new_string_keeps_the_files_line_first() -> None:
-    old = (
-        '    """Get a lexer for a filename.\n'
-        "    If multiple lexers match the filename pattern, use ``analyse_text()`` to\n"
-        "    figure out which one is more appropriate.\n"
-        "    \n"
-        "    Returns None if not found.\n"
-    )
+    old = GAP_OLD
     new = old.replace("    \n", "    \n    \n")
     got, tier = apply(DOCSTRING, old, new)
     assert tier == "blank_lines"

@@ -9,22 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from op_counter import OpCounter, grows_linearly, install
+from op_counter import DEPTHS, OpCounter, folder_chain, grows_linearly
 from tool_helpers import immutable
 
 from edittools import Session
-
-DEPTHS = (24, 48, 96)
-
-
-@pytest.fixture
-def counter(monkeypatch: pytest.MonkeyPatch) -> OpCounter:
-    return install(monkeypatch)
-
-
-def _chain(depth: int) -> str:
-    return "a/" * depth + "f.txt"
 
 
 def test_a_write_and_its_undo_are_linear_in_the_depth(tmp_path: Path, counter: OpCounter) -> None:
@@ -34,14 +22,14 @@ def test_a_write_and_its_undo_are_linear_in_the_depth(tmp_path: Path, counter: O
         root.mkdir()
         with Session(root, state_dir=tmp_path / "state") as s:
             with counter.counting():
-                assert not s.write(_chain(depth), "x\n").is_error
+                assert not s.write(folder_chain(depth), "x\n").is_error
             counts["write"].append(counter.calls)
             counts["write path"].append(counter.components)
             with counter.counting():
-                assert not s.undo(_chain(depth)).is_error
+                assert not s.undo(folder_chain(depth)).is_error
             counts["undo"].append(counter.calls)
             counts["undo path"].append(counter.components)
-        assert not (root / _chain(depth)).exists()
+        assert not (root / folder_chain(depth)).exists()
     for name, values in counts.items():
         assert grows_linearly(values), (name, values)
 
@@ -55,7 +43,7 @@ def test_a_failed_patch_removes_the_folders_it_made_in_linear_work(
         (root / "z").mkdir(parents=True)
         (root / "z" / "locked.txt").write_text("locked\n")
         patch = (
-            f"*** Begin Patch\n*** Add File: {_chain(depth)}\n+new\n"
+            f"*** Begin Patch\n*** Add File: {folder_chain(depth)}\n+new\n"
             "*** Update File: z/locked.txt\n@@\n-locked\n+unlocked\n*** End Patch\n"
         )
         with (
@@ -81,9 +69,9 @@ def test_a_review_and_a_rewind_of_a_deep_path_are_linear_in_its_depth(
         root = tmp_path / f"root{depth}"
         root.mkdir()
         with Session(root, state_dir=tmp_path / "state") as s:
-            assert not s.write(_chain(depth), "one\n").is_error
+            assert not s.write(folder_chain(depth), "one\n").is_error
             cp = s.checkpoint("before")
-            assert not s.write(_chain(depth), "two\n").is_error
+            assert not s.write(folder_chain(depth), "two\n").is_error
             with counter.counting():
                 assert not s.changes(since=cp).is_error
             counts["changes"].append(counter.calls)
@@ -91,6 +79,6 @@ def test_a_review_and_a_rewind_of_a_deep_path_are_linear_in_its_depth(
                 assert not s.rewind(cp).is_error
             counts["rewind"].append(counter.calls)
             counts["rewind path"].append(counter.components)
-        assert (root / _chain(depth)).read_text() == "one\n"
+        assert (root / folder_chain(depth)).read_text() == "one\n"
     for name, values in counts.items():
         assert grows_linearly(values), (name, values)
