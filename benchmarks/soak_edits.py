@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import edittools.tools._change as change_module
+import edittools.tools._executor as change_module
 from edittools import Session
 from edittools._options import SessionOptions
 from edittools.syntax import CHECKED_LANGUAGES, language_of

@@ -13,38 +13,15 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from edittools._errors import ToolError
 from sandbox import BlobStore, Sandbox, SandboxError, StateIndex
+from sandbox.state import checkpoints as rows
+from sandbox.state import history
 
-__all__ = ["CHECKPOINT_SCHEMA", "Checkpoint", "Checkpoints", "Snapshot", "hunk_key"]
-
-CHECKPOINT_SCHEMA = """
-CREATE TABLE IF NOT EXISTS checkpoints (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    label TEXT,
-    auto TEXT,                    -- NULL: asked for; else what took it (session, turn, rewind)
-    created REAL NOT NULL,
-    change_mark INTEGER NOT NULL, -- newest changes.id when it was taken
-    intent_mark INTEGER NOT NULL  -- newest intents.id when it was taken
-);
-CREATE TABLE IF NOT EXISTS checkpoint_files (
-    checkpoint INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
-    path TEXT NOT NULL,
-    state TEXT NOT NULL,          -- kept, absent, unknown (unreadable or too large to keep)
-    blob TEXT,
-    PRIMARY KEY (checkpoint, path)
-);
-CREATE TABLE IF NOT EXISTS accepted_hunks (
-    checkpoint INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
-    path TEXT NOT NULL,
-    hunk TEXT NOT NULL,           -- hash of the hunk's lines
-    PRIMARY KEY (checkpoint, path, hunk)
-);
-"""
+__all__ = ["Checkpoint", "Checkpoints", "Snapshot", "hunk_key"]
 
 
 @dataclass(frozen=True)
@@ -91,7 +68,6 @@ class Checkpoints:
         self._keep_bytes = keep_bytes
         self._known = known
         self._fetch = fetch if fetch is not None else self._store.get
-        index.ensure(CHECKPOINT_SCHEMA)
 
     def take(self, label: str | None = None, *, auto: str | None = None) -> int:
         """Record the content of every file the tools have touched; return the new id.
@@ -99,28 +75,13 @@ class Checkpoints:
         An automatic checkpoint with nothing changed by the tools since the newest checkpoint
         returns that one instead of piling up copies.
         """
-        change_mark, intent_mark = self._marks()
+        now = rows.marks(self._index)
         if auto is not None:
-            last = self._index.rows(
-                "SELECT id, change_mark, intent_mark FROM checkpoints ORDER BY id DESC LIMIT 1"
-            )
-            if last and (last[0][1], last[0][2]) == (change_mark, intent_mark):
-                return int(last[0][0])
-        paths = [row[0] for row in self._index.rows("SELECT DISTINCT path FROM changes")]
-        files = [(path, *self._snap(path)) for path in paths]
-        with self._index.transaction() as db:
-            cur = db.execute(
-                "INSERT INTO checkpoints (label, auto, created, change_mark, intent_mark) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (label, auto, time.time(), change_mark, intent_mark),
-            )
-            cid = cur.lastrowid
-            assert cid is not None
-            db.executemany(
-                "INSERT INTO checkpoint_files VALUES (?, ?, ?, ?)",
-                [(cid, path, state, blob) for path, state, blob in files],
-            )
-        return int(cid)
+            last = rows.newest_with_marks(self._index)
+            if last is not None and last[1] == now:
+                return last[0]
+        files = [(path, *self._snap(path)) for path in history.changed_paths(self._index)]
+        return rows.add_checkpoint(self._index, label, auto, now, files)
 
     def listing(self) -> list[Checkpoint]:
         """Every checkpoint of the root, oldest first, with the files changed since each.
@@ -132,17 +93,11 @@ class Checkpoints:
         failure), never what a tampered row would make Python raise.
         """
         try:
-            rows = self._index.rows(
-                "SELECT id, label, auto, created, CAST(change_mark AS INTEGER), "
-                "CAST(intent_mark AS INTEGER) FROM checkpoints ORDER BY id"
-            )
-            newest = self._index.rows(
-                "SELECT CAST(MAX(id) AS INTEGER), CAST(COALESCE(MAX(undone_by), -1) AS INTEGER) "
-                "FROM changes GROUP BY path"
-            )
+            found = rows.checkpoint_rows(self._index)
+            newest = rows.newest_marks_per_path(self._index)
         except SandboxError as exc:
             raise ToolError.from_sandbox(exc) from exc
-        for cid, label, auto, created, *_ in rows:
+        for cid, label, auto, created, *_ in found:
             if not (isinstance(label, str | None) and isinstance(auto, str | None)
                     and type(created) in (int, float)):  # fmt: skip
                 raise ToolError(
@@ -152,51 +107,33 @@ class Checkpoints:
                     "aside (or remove it); the tools then start with fresh state.",
                     {"checkpoint": cid, "path": str(self._index.path)},
                 )
-        counts = _changed_since(newest, [(r[4], r[5]) for r in rows])
+        counts = _changed_since(newest, [(r[4], r[5]) for r in found])
         return [
             Checkpoint(int(r[0]), r[1], r[2], float(r[3]), count)
-            for r, count in zip(rows, counts, strict=True)
+            for r, count in zip(found, counts, strict=True)
         ]
 
     def latest(self) -> int | None:
         """The id of the newest checkpoint, if any."""
-        rows = self._index.rows("SELECT MAX(id) FROM checkpoints")
-        return None if not rows or rows[0][0] is None else int(rows[0][0])
+        return rows.latest(self._index)
 
     def exists(self, checkpoint: int) -> bool:
         """Whether `checkpoint` is a checkpoint of this root."""
-        return bool(self._index.rows("SELECT 1 FROM checkpoints WHERE id = ?", (checkpoint,)))
+        return rows.exists(self._index, checkpoint)
 
     def since(self, checkpoint: int) -> dict[str, Snapshot]:
         """Every path the tools changed since `checkpoint`, with its content then; sorted by path."""
-        rows = self._index.rows(
-            "SELECT change_mark, intent_mark FROM checkpoints WHERE id = ?", (checkpoint,)
-        )
-        if not rows:
+        marks = rows.checkpoint_marks(self._index, checkpoint)
+        if marks is None:
             raise KeyError(checkpoint)
-        change_mark, intent_mark = rows[0]
-        paths = sorted(
-            row[0]
-            for row in self._index.rows(
-                "SELECT DISTINCT path FROM changes WHERE id > ? OR undone_by > ?",
-                (change_mark, intent_mark),
-            )
-        )
         out = {}
-        for path in paths:
-            snap = self._index.rows(
-                "SELECT state, blob FROM checkpoint_files WHERE checkpoint = ? AND path = ?",
-                (checkpoint, path),
-            )
-            if snap:
-                state, blob = snap[0]
+        for path in rows.paths_changed_after(self._index, marks):
+            snap = rows.snapshot(self._index, checkpoint, path)
+            if snap is not None:
+                state, blob = snap
                 out[path] = Snapshot(state != "absent", blob if state == "kept" else None)
                 continue
-            first = self._index.rows(
-                "SELECT before_blob FROM changes WHERE path = ? AND id > ? ORDER BY id LIMIT 1",
-                (path, change_mark),
-            )
-            before = first[0][0] if first else None
+            before = rows.first_change_after(self._index, path, marks[0])
             out[path] = Snapshot(before is not None, before)
         return out
 
@@ -210,25 +147,11 @@ class Checkpoints:
 
     def accept(self, checkpoint: int, path: str, hunks: Iterable[list[str]]) -> None:
         """Remember the hunks (by their lines) of `path` as reviewed since `checkpoint`."""
-        with self._index.transaction(durable=False) as db:
-            db.executemany(
-                "INSERT OR IGNORE INTO accepted_hunks VALUES (?, ?, ?)",
-                [(checkpoint, path, hunk_key(lines)) for lines in hunks],
-            )
+        rows.accept_hunks(self._index, checkpoint, path, map(hunk_key, hunks))
 
     def accepted(self, checkpoint: int, path: str) -> set[str]:
         """The keys of the hunks of `path` accepted since `checkpoint`."""
-        rows = self._index.rows(
-            "SELECT hunk FROM accepted_hunks WHERE checkpoint = ? AND path = ?", (checkpoint, path)
-        )
-        return {row[0] for row in rows}
-
-    def _marks(self) -> tuple[int, int]:
-        rows = self._index.rows(
-            "SELECT (SELECT COALESCE(MAX(id), 0) FROM changes), "
-            "(SELECT COALESCE(MAX(id), 0) FROM intents)"
-        )
-        return int(rows[0][0]), int(rows[0][1])
+        return rows.accepted_hunks(self._index, checkpoint, path)
 
     def _snap(self, path: str) -> tuple[str, str | None]:
         try:

@@ -25,19 +25,11 @@ from pydantic_core import PydanticSerializationError
 
 from edittools.artifacts import ChangesetArtifact, CodeArtifact, DiffArtifact, StreamEvent
 from sandbox import BlobStore, SandboxError, StateIndex, decode
+from sandbox.state import journal
 
-__all__ = ["JOURNAL_SCHEMA", "Shown", "WindowText", "append_event", "read_events"]
+__all__ = ["Shown", "WindowText", "append_event", "read_events"]
 
-JOURNAL_SCHEMA = """
-CREATE TABLE IF NOT EXISTS journal (
-    seq INTEGER PRIMARY KEY,
-    event TEXT NOT NULL,          -- the stream event's JSON, diff texts left out
-    texts TEXT                    -- JSON [[file index, "old" | "new", blob id], ...], or for a
-                                  -- read [["window", content id, cap, body, text chars, footer]]
-);
-"""
 _PAGE = 200
-_INSERT = "INSERT INTO journal (event, texts) VALUES (?, ?)"
 _TEXT_SIDES = ("old", "new")
 _FILE = "file"  # marks a text that is the decoded content of a file blob (not its UTF-8)
 
@@ -75,13 +67,12 @@ def append_event(
         row = None if _holds_diff_texts(event) else _as_json(event)
     if row is None:
         row = _moving_texts_out(store, event)
-    with index.transaction(durable=False) as db:
-        try:
-            db.execute(_INSERT, row)
-        except UnicodeEncodeError:
-            # A lone surrogate (a tool's raw arguments echoed back) has no UTF-8 form: store the
-            # same JSON with every non-ASCII character escaped, which reads back the same.
-            db.execute(_INSERT, (json.dumps(json.loads(row[0])), row[1]))
+    try:
+        journal.append(index, *row)
+    except UnicodeEncodeError:
+        # A lone surrogate (a tool's raw arguments echoed back) has no UTF-8 form: store the
+        # same JSON with every non-ASCII character escaped, which reads back the same.
+        journal.append(index, json.dumps(json.loads(row[0])), row[1])
 
 
 def _holds_diff_texts(event: StreamEvent) -> bool:
@@ -151,10 +142,7 @@ def read_events(
     is gone, the window comes back as a note with `truncated` set)."""
     last = 0
     while True:
-        rows = index.rows(
-            "SELECT seq, event, texts FROM journal WHERE seq > ? ORDER BY seq LIMIT ?",
-            (last, _PAGE),
-        )
+        rows = journal.page(index, last, _PAGE)
         if not rows:
             return
         for seq, event, texts in rows:

@@ -66,6 +66,7 @@ class Session:
         else:
             options = replace(options, allow_git_writes=sandbox.allow_git_writes)
         self.sandbox = sandbox
+        self._cancel: threading.Event | None = None  # set inside `cancellable`
         self._owned = _Owned(sandbox if self._owns_sandbox else None)
         # Holds `_owned`, never the session: it runs once the session is unreachable.
         self._finalizer = weakref.finalize(self, _dropped, self._owned, str(sandbox.root))
@@ -209,18 +210,18 @@ class Session:
 
         With `dry_run` the change and its diff are computed but nothing is written.
         """
-        return run_tool(self.workspace, name, arguments, dry_run=dry_run)
+        return run_tool(self.workspace, name, arguments, dry_run=dry_run, cancel=self._cancel)
 
     @contextmanager
     def cancellable(self, cancel: threading.Event) -> Iterator[None]:
         """Calls made inside the block stop once `cancel` is set (from another thread) before
         their change is committed: nothing is written and the result is the error `cancelled`.
         A change whose commit has begun completes and returns its result."""
-        self.workspace.cancel = cancel
+        self._cancel = cancel
         try:
             yield
         finally:
-            self.workspace.cancel = None
+            self._cancel = None
 
     @staticmethod
     def tool_names() -> list[str]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import secrets
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import NamedTuple
 from edittools._checkpoints import Checkpoints
 from edittools._contents import KnownContents
 from edittools._errors import ToolError
-from edittools._journal import JOURNAL_SCHEMA, Shown, WindowText, append_event, read_events
+from edittools._journal import Shown, WindowText, append_event, read_events
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
 from sandbox import (
@@ -42,43 +41,10 @@ from sandbox import (
     Version,
     digest_of,
 )
+from sandbox.state import history
 
 _REF = re.compile(r"[0-9a-f]{64}")
 """What a blob id looks like; anything else is refused before the store sees it."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS reads (
-    path TEXT PRIMARY KEY,
-    digest TEXT NOT NULL,
-    blob TEXT                     -- id under which `content` finds the bytes (NULL: not kept)
-);
-CREATE TABLE IF NOT EXISTS changes (
-    id INTEGER PRIMARY KEY,
-    path TEXT NOT NULL,
-    before_blob TEXT,             -- NULL: the change created the file
-    after_digest TEXT,            -- NULL: the change deleted the file
-    intent INTEGER NOT NULL REFERENCES intents(id) ON DELETE CASCADE,
-    undone_by INTEGER REFERENCES intents(id) ON DELETE SET NULL
-);
-CREATE TABLE IF NOT EXISTS derived (
-    id TEXT PRIMARY KEY,          -- digest of the content this row rebuilds
-    base TEXT NOT NULL,           -- id of the content it starts from
-    start INTEGER NOT NULL,       -- base[start:stop] is replaced by `middle`
-    stop INTEGER NOT NULL,
-    middle BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS derived_spans (
-    id TEXT NOT NULL,             -- a `derived` row of several spans: its second and later ones
-    seq INTEGER NOT NULL,         -- 1, 2, ... in file order (the first span is in `derived`)
-    start INTEGER NOT NULL,
-    stop INTEGER NOT NULL,
-    middle BLOB NOT NULL,
-    PRIMARY KEY (id, seq)
-);
-CREATE INDEX IF NOT EXISTS changes_by_path ON changes(path, id);
-CREATE INDEX IF NOT EXISTS changes_by_intent ON changes(intent);
-CREATE INDEX IF NOT EXISTS changes_by_undo ON changes(undone_by);
-"""
 
 
 @dataclass(frozen=True)
@@ -137,6 +103,10 @@ class Planned:
     """Receives the digest states of `after` as it is hashed (see `FileWrite.on_step`)."""
 
 
+def _go_on() -> None:
+    """A call that cannot be cancelled."""
+
+
 class Workspace:
     """State shared by the tools of one session over one sandbox."""
 
@@ -145,21 +115,9 @@ class Workspace:
         self.options = options
         sandbox.lock_timeout = options.lock_timeout
         self._index = sandbox.index
-        self._index.ensure(_SCHEMA + JOURNAL_SCHEMA)
         self._event_counter = 0
         # Several sessions (in one process or many) append to one journal: ids must not collide.
         self._session_token = secrets.token_hex(4)
-        self.dry_run = False
-        """While true, tools compute their changes and diffs but write nothing."""
-        self.shown: Shown | None = None
-        """What the running read showed, as lines of a stored content (the runner journals it by
-        reference and clears it)."""
-        self.unkept: list[str] = []
-        """What the running call's changes could not keep of the replaced files' metadata, as
-        "path: what (why)" (the runner says so in the result and clears it)."""
-        self.cancel: threading.Event | None = None
-        """Set while the running call may be cancelled: once the event is set, its change stops
-        before it is committed (`stop_if_cancelled`); a change already committed stands."""
         self._report_recoveries()
         self.checkpoints = Checkpoints(
             sandbox,
@@ -206,18 +164,19 @@ class Workspace:
     def _record(self, path: str, record: Baseline) -> None:
         if self.seen(path) == record:
             return  # a read of an unchanged file (the usual repeat) opens no write transaction
+        assert record.digest is not None  # the tools' records are of contents read
         with self._index.transaction(durable=False) as db:
-            _put_read(db, path, record)
+            history.put_read(db, path, record.digest, record.blob_id)
 
     def forget(self, path: str) -> None:
         """Drop what was known of `path` (after a delete)."""
         with self._index.transaction(durable=False) as db:
-            db.execute("DELETE FROM reads WHERE path = ?", (path,))
+            history.delete_read(db, path)
 
     def seen(self, path: str) -> Baseline | None:
         """The record of the last read or write of `path`, if any."""
-        rows = self._index.rows("SELECT digest, blob FROM reads WHERE path = ?", (path,))
-        return Baseline(rows[0][0], rows[0][1]) if rows else None
+        row = history.read_record(self._index, path)
+        return Baseline(*row) if row is not None else None
 
     def seen_bytes(self, record: Baseline) -> bytes | None:
         """The content a read record refers to, when it was kept (checked against its id)."""
@@ -232,20 +191,15 @@ class Workspace:
         """Whether `content(blob_id)` can give the bytes (stored, or rebuilt from a stored base)."""
         if self.sandbox.store.has(blob_id):
             return True
-        rows = self._index.rows("SELECT base FROM derived WHERE id = ?", (blob_id,))
-        return bool(rows) and self.sandbox.store.has(rows[0][0])
+        base = history.derived_base(self._index, blob_id)
+        return base is not None and self.sandbox.store.has(base)
 
     def recipe(self, blob_id: str) -> Recipe | None:
         """How content `blob_id` is rebuilt from a base content, when it is kept that way."""
-        rows = self._index.rows(
-            "SELECT base, start, stop, middle FROM derived WHERE id = ?", (blob_id,)
-        )
-        if not rows:
+        found = history.recipe_rows(self._index, blob_id)
+        if found is None:
             return None
-        more = self._index.rows(
-            "SELECT start, stop, middle FROM derived_spans WHERE id = ? ORDER BY seq", (blob_id,)
-        )
-        base, start, stop, middle = rows[0]
+        (base, start, stop, middle), more = found
         spans = [(start, stop, middle), *more]
         at = 0
         for a, b, m in spans:
@@ -316,7 +270,11 @@ class Workspace:
     # --- changes and undo history ---------------------------------------------------------
 
     def commit(
-        self, planned: Sequence[Planned], *, undoes: Change | None = None
+        self,
+        planned: Sequence[Planned],
+        *,
+        undoes: Change | None = None,
+        stop: Callable[[], None] | None = None,
     ) -> list[Version | None]:
         """Write every planned file or none, recording the undo history in the same transaction.
 
@@ -324,9 +282,11 @@ class Workspace:
         change being pushed. Returns the new versions (None for a deleted file). The new contents
         are hashed once, while they are written; what the session has now seen of each file is
         recorded as a recipe on the old content (see `content`), not as a second copy.
-        A cancelled call (`cancel`) stops before the intent is recorded: nothing is written.
+        `stop` raises to cancel the call: it is asked before the new contents are written out and
+        again just before the intent commits, so a cancelled call writes nothing.
         """
-        self.stop_if_cancelled()  # before the new contents are written out
+        halt = stop or _go_on
+        halt()
         writes = [
             FileWrite(
                 p.path,
@@ -342,36 +302,20 @@ class Workspace:
         def record(db: sqlite3.Connection, intent: int, versions: list[Version | None]) -> None:
             # The last moment to stop: the new contents wait in temp files, and raising here rolls
             # the intent back and removes them; once this transaction commits, the change stands.
-            self.stop_if_cancelled()
+            halt()
             for p, version in zip(planned, versions, strict=True):
                 after = None if version is None else version.digest
                 if undoes is None:
                     before = None if p.before_version is None else p.before_version.digest
-                    db.execute(
-                        "INSERT INTO changes (path, before_blob, after_digest, intent) "
-                        "VALUES (?, ?, ?, ?)",
-                        (p.path, before, after, intent),
-                    )
+                    history.push_change(db, p.path, before, after, intent)
                 if after is None:
-                    db.execute("DELETE FROM reads WHERE path = ?", (p.path,))
+                    history.delete_read(db, p.path)
                 else:
-                    _put_read(db, p.path, Baseline(after, self._keep_after(db, p, after)))
+                    history.put_read(db, p.path, after, self._keep_after(db, p, after))
             if undoes is not None:
-                db.execute("UPDATE changes SET undone_by = ? WHERE id = ?", (intent, undoes.id))
+                history.mark_undone(db, undoes.id, intent)
 
-        versions = self.sandbox.commit_files(writes, record=record)
-        for p, version in zip(planned, versions, strict=True):
-            if version is not None:
-                self.unkept += [f"{p.path}: {what}" for what in version.unkept]
-        return versions
-
-    def stop_if_cancelled(self) -> None:
-        """Raise `cancelled` when the running call was cancelled (see `cancel`)."""
-        if self.cancel is not None and self.cancel.is_set():
-            raise ToolError(
-                "cancelled",
-                "The call was cancelled before its change was committed: nothing was written.",
-            )
+        return self.sandbox.commit_files(writes, record=record)
 
     def _keep_after(self, db: sqlite3.Connection, p: Planned, digest: str) -> str | None:
         """Make the new content of `p` fetchable by its digest, cheaply; None when it is not kept.
@@ -390,26 +334,13 @@ class Workspace:
             if (not spans or len(spans) > _RECIPE_SPANS or p.before_version is None
                     or sum(len(new) for _, _, new in spans) > _RECIPE_BYTES):  # fmt: skip
                 return None
-            db.execute(
-                "INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?, ?)",
-                (digest, p.before_version.digest, *spans[0]),
-            )
-            db.execute("DELETE FROM derived_spans WHERE id = ?", (digest,))
-            db.executemany(
-                "INSERT INTO derived_spans VALUES (?, ?, ?, ?, ?)",
-                [(digest, seq, *span) for seq, span in enumerate(spans[1:], 1)],
-            )
+            history.put_recipe(db, digest, p.before_version.digest, spans)
             return digest
         size = len(p.after) if isinstance(p.after, bytes) else sum(len(x) for x in p.after)
         if p.before is not None and p.before_version is not None:
             span = p.span if p.span is not None else _one_span(p.before, p.after)
-            start, stop, middle = span
-            if len(middle) <= _RECIPE_BYTES:
-                db.execute(
-                    "INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?, ?)",
-                    (digest, p.before_version.digest, start, stop, middle),
-                )
-                db.execute("DELETE FROM derived_spans WHERE id = ?", (digest,))
+            if len(span[2]) <= _RECIPE_BYTES:
+                history.put_recipe(db, digest, p.before_version.digest, [span])
                 return digest
         if size > self.options.baseline_bytes:
             return None
@@ -419,12 +350,8 @@ class Workspace:
 
     def last_change(self, path: str) -> Change | None:
         """The most recent change of `path` not yet undone."""
-        rows = self._index.rows(
-            "SELECT id, before_blob, after_digest FROM changes "
-            "WHERE path = ? AND undone_by IS NULL ORDER BY id DESC LIMIT 1",
-            (path,),
-        )
-        return Change(rows[0][0], path, rows[0][1], rows[0][2]) if rows else None
+        row = history.last_change(self._index, path)
+        return Change(row[0], path, row[1], row[2]) if row is not None else None
 
     # --- journal --------------------------------------------------------------------------
 
@@ -492,14 +419,6 @@ _RECOVERY_TEXT = {
         "{paths}. Check them, and the state folder."
     ),
 }
-
-
-def _put_read(db: sqlite3.Connection, path: str, record: Baseline) -> None:
-    db.execute(
-        "INSERT INTO reads (path, digest, blob) VALUES (?, ?, ?) "
-        "ON CONFLICT(path) DO UPDATE SET digest = excluded.digest, blob = excluded.blob",
-        (path, record.digest, record.blob_id),
-    )
 
 
 # A content whose change replaced at most this many bytes is kept as a recipe, not a copy.

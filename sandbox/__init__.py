@@ -4,7 +4,6 @@ and a watcher for changes made outside."""
 from ._digest import Digester, digest_of
 from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, FileReader, PendingVersion, Version
-from ._index import StateIndex
 from ._intents import FileWrite
 from ._listing import DirEntry, DirListing
 from ._sandbox import Sandbox
@@ -13,6 +12,7 @@ from ._staging import SpliceWriter, Staged
 from ._store import BlobStore
 from ._text import TextDocument, bom_candidates, decode, looks_binary
 from ._watch import Baseline, FileChange, Watcher
+from .state import StateIndex
 
 __all__ = [
     "ABSENT",

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import os
 import sqlite3
 import stat
@@ -54,13 +53,13 @@ from ._files import (
     temp_name,
 )
 from ._gate import PathGate, raced, require_file
-from ._index import StateIndex
 from ._lock import LockTable
 from ._paths import Resolved
 from ._splice import Splice, write_splice
 from ._staging import Staged
 from ._state import StateDir
 from ._store import BlobStore, Kept
+from .state import StateIndex, intents
 
 __all__ = ["Committer", "FileWrite", "Recorder"]
 
@@ -160,11 +159,7 @@ class Committer:
                 if item.linked and item.old_sha is not None:
                     self._store.seal(item.old_sha)  # the store now holds the inode's only link
             with self._index.transaction(durable=False) as db:
-                db.execute("DELETE FROM intent_files WHERE intent = ?", (intent,))
-                if record is None:
-                    db.execute("DELETE FROM intents WHERE id = ?", (intent,))
-                else:
-                    db.execute("UPDATE intents SET state = 'done' WHERE id = ?", (intent,))
+                intents.close_intent(db, intent, keep=record is not None)
         return [_noting_copy(item.version, item.kept) for item in prepared]
 
     def _prepare(self, write: FileWrite, rel: str, stack: contextlib.ExitStack) -> _Prepared:
@@ -262,18 +257,8 @@ class Committer:
 
     def _record(self, prepared: list[_Prepared], record: Recorder | None) -> int:
         with self._index.transaction() as db:
-            cur = db.execute(
-                "INSERT INTO intents (state, created) VALUES ('open', ?)", (time.time(),)
-            )
-            intent = cur.lastrowid
-            assert intent is not None
-            db.executemany(
-                "INSERT INTO intent_files VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (intent, seq, p.target, p.tmp, p.old_sha, p.new_sha)
-                    for seq, p in enumerate(prepared)
-                ],
-            )
+            files = [(p.target, p.tmp, p.old_sha, p.new_sha) for p in prepared]
+            intent = intents.open_intent(db, files)
             if record is not None:
                 record(db, intent, [p.version for p in prepared])
         return intent
@@ -325,7 +310,7 @@ class Committer:
                                      meta=item.meta)  # fmt: skip
         self._discard(prepared)
         with contextlib.suppress(SandboxError), self._index.transaction() as db:
-            db.execute("DELETE FROM intents WHERE id = ?", (intent,))
+            intents.drop_intent(db, intent)
 
     def _discard(self, prepared: list[_Prepared]) -> None:
         """Remove the temp files not renamed yet and the folders made for new files."""
@@ -349,21 +334,15 @@ class Committer:
     def recover(self) -> int:
         """Settle the open intents of writers that died; return how many were settled."""
         settled = 0
-        for (intent,) in self._index.rows("SELECT id FROM intents WHERE state = 'open'"):
-            files = self._index.rows(
-                "SELECT path, tmp, old_sha, new_sha FROM intent_files WHERE intent = ? "
-                "ORDER BY seq",
-                (intent,),
-            )
+        for intent in intents.open_intents(self._index):
+            files = intents.intent_files(self._index, intent)
             allowed = [self._allowed(row) for row in files]
             targets = [_Target(*row) for row, ok in zip(files, allowed, strict=True) if ok]
             refused = [_shown(row[0]) for row, ok in zip(files, allowed, strict=True) if not ok]
             with self._locks.try_hold([t.path for t in targets]) as free:
                 if not free:
                     continue  # its writer is alive and holds the locks
-                still = self._index.rows("SELECT 1 FROM intents WHERE id = ? AND state = 'open'",
-                                         (intent,))  # fmt: skip
-                if still:
+                if intents.is_open(self._index, intent):
                     try:
                         self._settle(intent, targets, refused)
                     except (OSError, SandboxError):
@@ -409,29 +388,19 @@ class Committer:
                     outcome = "partial"
         for t in targets:
             t.drop_tmp(self._gate)
+        reports = [(outcome, [t.path for t in targets]), ("refused", refused)]
         with self._index.transaction() as db:
-            db.execute("DELETE FROM intent_files WHERE intent = ?", (intent,))
-            if outcome == "completed" and targets:
-                db.execute("UPDATE intents SET state = 'done' WHERE id = ?", (intent,))
-            else:
-                db.execute("DELETE FROM intents WHERE id = ?", (intent,))
-            reports = [(outcome, [t.path for t in targets]), ("refused", refused)]
-            db.executemany(
-                "INSERT INTO recoveries (at, outcome, paths) VALUES (?, ?, ?)",
-                [(time.time(), what, json.dumps(paths)) for what, paths in reports if paths],
-            )
+            intents.settle_intent(db, intent, done=outcome == "completed" and bool(targets),
+                                  reports=[r for r in reports if r[1]])  # fmt: skip
 
     def claim_recoveries(self) -> list[tuple[str, list[str]]]:
         """The recoveries not yet reported, oldest first, as (outcome, paths); each is claimed
         (marked reported) as it is returned, so of several processes only one reports it."""
         claimed = []
-        for rid, outcome, paths in self._index.rows(
-            "SELECT id, outcome, paths FROM recoveries WHERE reported = 0 ORDER BY id"
-        ):
+        for rid, outcome, paths in intents.unreported_recoveries(self._index):
             with self._index.transaction() as db:
-                if db.execute("UPDATE recoveries SET reported = 1 WHERE id = ? AND reported = 0",
-                              (rid,)).rowcount == 1:  # fmt: skip
-                    claimed.append((str(outcome), list(json.loads(paths))))
+                if intents.claim_recovery(db, rid):
+                    claimed.append((outcome, paths))
         return claimed
 
     def _put(self, t: _Target, sha: str | None, *, use_tmp: bool) -> bool:

@@ -249,11 +249,9 @@ def test_no_import_circles_among_modules() -> None:
     assert cycles(all_imports()) == []
 
 
-_FORKS = frozenset({"fork", "forkpty"})
-
-
-def forking_modules() -> list[str]:
-    """Modules that call `os.fork` (or `forkpty`) in any spelling of the name."""
+def calling_modules(names: frozenset[str], *, methods_only: bool = False) -> list[str]:
+    """Modules that call a function or method of one of `names`, in any spelling (`os.fork`,
+    `fork`), or only as a method (`ws.commit`, not a function of that name)."""
     found = []
     for name, path in modules().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -262,10 +260,10 @@ def forking_modules() -> list[str]:
                 called.attr
                 if isinstance(called, ast.Attribute)
                 else called.id
-                if isinstance(called, ast.Name)
+                if isinstance(called, ast.Name) and not methods_only
                 else None
             )
-            if spelled in _FORKS:
+            if spelled in names:
                 found.append(name)
                 break
     return found
@@ -274,21 +272,53 @@ def forking_modules() -> list[str]:
 def test_only_the_command_line_forks() -> None:
     """A library call never forks its host (a host with threads, an MCP server, must not be
     forked by a library): only the process that owns the command line may."""
-    assert forking_modules() == ["edittools.cli._forked"]
+    assert calling_modules(frozenset({"fork", "forkpty"})) == ["edittools.cli._forked"]
 
 
-_RECOVERIES_SQL = re.compile(r"\b(?:FROM|INTO|UPDATE|JOIN|TABLE)\s+recoveries\b", re.IGNORECASE)
+def test_only_the_executor_commits() -> None:
+    """Every changing tool locates; one module commits (`Workspace.commit`, whose only caller
+    is the executor, and the sandbox's streamed writer), so a dry run or a cancel is honoured
+    in one place."""
+    callers = calling_modules(frozenset({"commit", "splice_writer"}), methods_only=True)
+    assert [n for n in callers if not n.startswith("sandbox")] == ["edittools.tools._executor"]
+    callers = calling_modules(frozenset({"commit_files"}), methods_only=True)
+    assert [n for n in callers if not n.startswith("sandbox")] == ["edittools._workspace"]
 
 
-def test_the_sandbox_s_recoveries_table_is_queried_by_the_sandbox_alone() -> None:
-    """A step towards one owner of the SQL schema: the workspace reports recoveries through
-    `Sandbox.claim_recoveries`, not by querying the sandbox's table."""
-    users = [
-        name
-        for name, path in modules().items()
-        if not name.startswith("sandbox") and _RECOVERIES_SQL.search(path.read_text("utf-8"))
-    ]
-    assert users == []
+def test_only_the_large_file_homes_read_by_offset_or_map() -> None:
+    """Files are read by offset or mapped only by the sandbox, the streamed changes of files
+    over the cap (`tools/_large`), and `diff_files`, the diff layer's reader of two files (it
+    stands below the sandbox, and diffs files outside any root)."""
+    readers = calling_modules(frozenset({"pread", "preadv", "mmap"}))
+    homes = [n for n in readers if not n.startswith(("sandbox", "edittools.tools._large."))]
+    assert homes == ["edittools.diff._files"]
+    assert any(n.startswith("edittools.tools._large.") for n in readers)
+
+
+_SQL = re.compile(
+    r"\b(?:SELECT\b.*\bFROM|INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|"
+    r"CREATE\s+(?:TABLE|INDEX))\b"
+)  # upper case, as every statement here is written: prose that says "select ... from" passes
+
+
+def sql_modules() -> list[str]:
+    """Modules with a string literal that reads as SQL (a query, a change of rows, a table)."""
+    found = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            literal = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(literal, str) and _SQL.search(literal):
+                found.append(name)
+                break
+    return found
+
+
+def test_only_the_state_package_has_sql() -> None:
+    """One owner of the state database's schema and queries: `sandbox.state`. The workspace,
+    journal, checkpoints and the sandbox's intents call its functions."""
+    outside = [n for n in sql_modules() if not n.startswith("sandbox.state")]
+    assert outside == []
+    assert "sandbox.state.schema" in sql_modules()
 
 
 def test_lazy_imports_inside_functions_are_seen() -> None:

@@ -25,6 +25,7 @@ from edittools.tools._params import (
 if TYPE_CHECKING:
     from edittools._workspace import Workspace
     from edittools.artifacts import ToolResult
+    from edittools.tools._call import Call
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,9 @@ class ToolSpec:
     idempotent: bool
 
     @property
-    def function(self) -> Callable[[Workspace, Any], ToolResult]:
-        """The function that runs the tool."""
-        function: Callable[[Workspace, Any], ToolResult] = getattr(
+    def function(self) -> Callable[[Workspace, Any, Call], ToolResult]:
+        """The function that runs the tool: `(workspace, params, call)`."""
+        function: Callable[[Workspace, Any, Call], ToolResult] = getattr(
             import_module(self.home), self.name
         )
         return function

@@ -7,6 +7,7 @@ also comes back as an error result, so an agent always gets a `ToolResult`.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +18,7 @@ from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.artifacts.builders import by_reference, error_result
 from edittools.diff import DEFAULT_BUDGET, DiffError, shared_budget
+from edittools.tools._call import Call
 from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
 
@@ -24,32 +26,24 @@ _log = logging.getLogger(__name__)
 
 
 def run_tool(
-    ws: Workspace, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool = False
+    ws: Workspace,
+    name: str,
+    arguments: Mapping[str, Any] | Any,
+    *,
+    dry_run: bool = False,
+    cancel: threading.Event | None = None,
 ) -> ToolResult:
     """Validate `arguments`, run tool `name`, and turn any failure into an error result.
 
     Never raises: unknown tools, wrong argument types, refused paths, operating-system failures,
     a journal that cannot be written and exceptions no tool expected all come back as results
     with `is_error` and a stable code. A dry run computes the change and its diff, writes nothing
-    and is not journaled.
+    and is not journaled. Once `cancel` is set, a change not yet committed stops (`cancelled`).
     """
-    return _journaled(ws, name, arguments, dry_run=dry_run)
-
-
-def _journaled(
-    ws: Workspace, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool
-) -> ToolResult:
-    ws.dry_run = dry_run
-    ws.shown = None
-    ws.unkept = []
-    try:
-        result = _run(ws, name, arguments)
-    finally:
-        ws.dry_run = False
-        shown, ws.shown = ws.shown, None
-        unkept, ws.unkept = ws.unkept, []
-    if unkept and not result.is_error:
-        note = "; ".join(unkept)
+    call = Call(dry_run=dry_run, cancel=cancel)
+    result = _run(ws, name, arguments, call)
+    if call.unkept and not result.is_error:
+        note = "; ".join(call.unkept)
         value = f"{result.value}\nNote: the change was made, but could not keep {note}."
         result = result.model_copy(update={"value": value})
     if dry_run:
@@ -67,7 +61,7 @@ def _journaled(
         artifact=kept.artifact,
     )
     try:
-        ws.journal(event, shown)  # a read's window by reference to the content it showed
+        ws.journal(event, call.shown)  # a read's window by reference to the content it showed
     except (SandboxError, OSError) as exc:
         spec = OPERATIONS.get(name)
         return _unjournaled(result, exc, read_only=spec is not None and spec.read_only)
@@ -98,14 +92,14 @@ def _unjournaled(result: ToolResult, exc: SandboxError | OSError, *, read_only: 
     return error_result(code, message, detail, value=f"Error ({code}): {message}\n{result.value}")
 
 
-def _run(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
+def _run(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any, call: Call) -> ToolResult:
     try:
-        return _call(ws, name, arguments)
+        return _call(ws, name, arguments, call)
     except ToolError as exc:
         return exc.result()
 
 
-def _call(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolResult:
+def _call(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any, call: Call) -> ToolResult:
     """Run the tool, raising every failure as a `ToolError`."""
     spec = OPERATIONS.get(name)
     if spec is None:
@@ -117,7 +111,7 @@ def _call(ws: Workspace, name: str, arguments: Mapping[str, Any] | Any) -> ToolR
         raise ToolError.from_validation(name, exc) from exc
     try:
         with shared_budget(DEFAULT_BUDGET):  # one diff budget per call, however many files
-            return spec.function(ws, params)
+            return spec.function(ws, params, call)
     except SandboxError as exc:
         raise ToolError.from_sandbox(exc) from exc
     except DiffError as exc:  # the tools diff texts they hold: a failure here is a bug

@@ -11,8 +11,10 @@ from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.diff import diff_texts, strip_components
 from edittools.syntax import SyntaxCheck
-from edittools.tools._change import (
+from edittools.tools._call import Call
+from edittools.tools._executor import (
     COARSE_NOTE,
+    commit_all,
     digest,
     syntax_note,
     text_or_bytes,
@@ -22,9 +24,9 @@ from edittools.tools._change import (
     with_syntax,
 )
 from edittools.tools._guard import ensure_fresh, read_existing
+from edittools.tools._large import streamed_patch
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
-from edittools.tools._streamed_patch import streamed_patch
 from sandbox import SandboxError, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
@@ -45,7 +47,9 @@ class _Staged:
     """Further files the section changed (a file moved onto another: the source's removal)."""
 
 
-def apply_patch(ws: Workspace, params: ApplyPatchParams, *, overwrite: bool = False) -> ToolResult:
+def apply_patch(
+    ws: Workspace, params: ApplyPatchParams, call: Call, *, overwrite: bool = False
+) -> ToolResult:
     """Apply every file section of `params.patch`, or none of them.
 
     Each file is staged in memory first (context verified, new bytes computed); then all files
@@ -75,9 +79,9 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams, *, overwrite: bool = Fa
     with ExitStack() as locks:
         for path in sorted(set(paths)):
             locks.enter_context(sb.lock(path))
-        staged = [_stage(ws, patch, locks, overwrite=overwrite) for patch in patches]
+        staged = [_stage(ws, call, patch, locks, overwrite=overwrite) for patch in patches]
         writes = [write for item in staged for write in item.writes]
-        versions = _commit_all(ws, writes)
+        versions = commit_all(ws, call, writes)
     payloads = _with_refs(
         ws, [p for item in staged for p in (item.payload, *item.extra)], writes, versions
     )
@@ -92,9 +96,9 @@ def apply_patch(ws: Workspace, params: ApplyPatchParams, *, overwrite: bool = Fa
     return changeset_result(value, payloads)
 
 
-def apply_patch_overwriting(ws: Workspace, params: ApplyPatchParams) -> ToolResult:
+def apply_patch_overwriting(ws: Workspace, params: ApplyPatchParams, call: Call) -> ToolResult:
     """`apply_patch` where adding or moving onto an existing file replaces it, as Codex does."""
-    return apply_patch(ws, params, overwrite=True)
+    return apply_patch(ws, params, call, overwrite=True)
 
 
 def _replaced(
@@ -124,7 +128,9 @@ def _replaced(
     )
 
 
-def _stage(ws: Workspace, patch: FilePatch, held: ExitStack, *, overwrite: bool) -> _Staged:
+def _stage(
+    ws: Workspace, call: Call, patch: FilePatch, held: ExitStack, *, overwrite: bool
+) -> _Staged:
     """The writes and the diff of one file section; `held` keeps what must stay open until the
     commit (a large file's new content, written while it was read)."""
     sb = ws.sandbox
@@ -157,7 +163,7 @@ def _stage(ws: Workspace, patch: FilePatch, held: ExitStack, *, overwrite: bool)
     except SandboxError as exc:
         if exc.code != "too_large":
             raise
-        splice, version, payload = streamed_patch(ws, path, patch, held)
+        splice, version, payload = streamed_patch(ws, call, path, patch, held)
         return _Staged((Planned(path, None, version, splice),), payload)
     ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
@@ -238,18 +244,6 @@ def _moved_over(
     removed = diff_texts(text_or_bytes(before), None, path=path, include_texts=include)
     writes = (*into.writes, Planned(path, before, version, None))
     return _Staged(writes, into.payload, into.note, extra=(removed,))
-
-
-def _commit_all(ws: Workspace, writes: list[Planned]) -> list[Version | None]:
-    """Write every file or none, even across a crash (the workspace's all-or-nothing commit).
-
-    Returns each write's new version (None for a delete, and for every write in a dry run).
-    """
-    if ws.dry_run:
-        for w in writes:  # nothing is written, but a write the rules refuse is refused all the same
-            ws.sandbox.check_write(w.path)
-        return [None] * len(writes)
-    return ws.commit(writes)
 
 
 def _with_refs(

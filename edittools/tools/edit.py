@@ -15,7 +15,8 @@ from edittools.tools._bytematch import (
     line_start,
     plain_head,
 )
-from edittools.tools._change import (
+from edittools.tools._call import Call
+from edittools.tools._executor import (
     by_bytes,
     change_result,
     commit,
@@ -28,12 +29,11 @@ from edittools.tools._change import (
     with_refs,
 )
 from edittools.tools._guard import ensure_fresh, read_existing, read_existing_deferred
+from edittools.tools._large import streamed_edit, streamed_multi_edit
 from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
 from edittools.tools._splice import splice_spans, splice_views
-from edittools.tools._streamed import streamed_edit
-from edittools.tools._streamed_multi import streamed_multi_edit
 from edittools.tools.write import write
 from sandbox import Digester, SandboxError, TextDocument, Version, decode
 
@@ -42,11 +42,11 @@ Span = tuple[int, int, str]
 _BARE_LF = re.compile(r"(?<!\r)\n")
 
 
-def edit(ws: Workspace, params: EditParams) -> ToolResult:
+def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
     """Replace `old_string` with `new_string` in `params.path` (every place with `replace_all`).
 
     An empty `old_string` creates a missing file with `new_string` as its content. A file over
-    the `max_file_bytes` cap is edited by a streamed scan (see `_streamed`).
+    the `max_file_bytes` cap is edited by a streamed scan (see `_large`).
     """
     sb = ws.sandbox
     path = sb.relpath(params.path)
@@ -59,7 +59,7 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
                 "to replace as old_string, or use write to replace the whole file.",
                 {"path": path},
             )
-        return write(ws, WriteParams(path=path, content=params.new_string))
+        return write(ws, WriteParams(path=path, content=params.new_string), call)
     with sb.lock(path):
         steps: list[tuple[int, Digester]] = []
         try:
@@ -67,7 +67,7 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
         except SandboxError as exc:
             if exc.code != "too_large":
                 raise
-            return streamed_edit(ws, path, params)
+            return streamed_edit(ws, call, path, params)
         # A large file's exact match is searched on its bytes while another core hashes them
         # (bytes that are what this session last wrote are not hashed at all, see _contents);
         # the new content is hashed from the old one's state below the change.
@@ -83,7 +83,7 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             span = _one_span(before, byte_spans, pieces)
             prefix = ws.contents.state_below(version.digest, byte_spans[0][0])
             new_steps: list[tuple[int, Digester]] = []
-            new_version = commit(ws, path, before, version, pieces, span=span, prefix=prefix,
+            new_version = commit(ws, call, path, before, version, pieces, span=span, prefix=prefix,
                                  on_step=new_steps.append)  # fmt: skip
             if new_version is not None:
                 _note_bytes_edit(ws, path, before, version, byte_spans, pieces, new_version)
@@ -101,7 +101,7 @@ def edit(ws: Workspace, params: EditParams) -> ToolResult:
             changed, spans = splice(document, match)
             after = changed.encode()
             check = vet(ws, path, document.text, changed.text)
-            new_version = commit(ws, path, before, version, after)
+            new_version = commit(ws, call, path, before, version, after)
     if byte_spans is not None:
         payload = with_refs(ws, payload, version.digest, digest(new_version))
         first = summary("Edited", payload)
@@ -197,11 +197,11 @@ def _bytes_diff(
     return payload, excerpt(window, at, at + len(inserted.decode("utf-8")), first_line=number)
 
 
-def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
+def multi_edit(ws: Workspace, params: MultiEditParams, call: Call) -> ToolResult:
     """Apply several edits to one file in order, on the text in memory: all of them or none.
 
     A file over the `max_file_bytes` cap takes exact edits by a streamed pass (see
-    `_streamed_multi`).
+    `_large`).
     """
     sb = ws.sandbox
     path = sb.relpath(params.path)
@@ -213,7 +213,7 @@ def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
         except SandboxError as exc:
             if exc.code != "too_large":
                 raise
-            return streamed_multi_edit(ws, path, params.edits)
+            return streamed_multi_edit(ws, call, path, params.edits)
         original = decode(before)
         ensure_fresh(ws, path, before, version)
         document = original
@@ -243,7 +243,7 @@ def multi_edit(ws: Workspace, params: MultiEditParams) -> ToolResult:
                 f"The edits together leave {path} as it was, so nothing was written.",
             )
         check = vet(ws, path, original.text, document.text)
-        new_version = commit(ws, path, before, version, after)
+        new_version = commit(ws, call, path, before, version, after)
     include = wants_texts(ws, len(before), len(after))
     payload = diff_texts(original.text, document.text, path=path, include_texts=include)
     tier = next((t for t in tiers if t != "exact"), "exact")

@@ -7,14 +7,15 @@ from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans
-from edittools.tools._change import commit, digest, refuse_nul, wants_texts, with_refs
+from edittools.tools._call import Call
+from edittools.tools._executor import commit, digest, refuse_nul, wants_texts, with_refs
 from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import InsertParams
 from sandbox import TextDocument, decode
 
 
-def insert(ws: Workspace, params: InsertParams) -> ToolResult:
+def insert(ws: Workspace, params: InsertParams, call: Call) -> ToolResult:
     """Insert `params.text` after line `params.line` of `params.path` (0: at the top).
 
     The inserted lines take the file's newline style; a text without a final newline gets one,
@@ -30,7 +31,7 @@ def insert(ws: Workspace, params: InsertParams) -> ToolResult:
         at, piece = _placement(document, params.line, params.text)
         changed = document.splice(at, at, piece)
         after = changed.encode()
-        new_version = commit(ws, path, before, version, after)
+        new_version = commit(ws, call, path, before, version, after)
     # The inserted text as the file now spells it (newlines adopted by the splice).
     inserted = changed.text[at : at + len(changed.text) - len(document.text)]
     include = wants_texts(ws, len(before), len(after))

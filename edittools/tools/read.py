@@ -25,6 +25,7 @@ from edittools.artifacts import (
 )
 from edittools.artifacts.builders import code_result
 from edittools.syntax import language_of
+from edittools.tools._call import Call
 from edittools.tools._guard import read_existing_at
 from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered, plain_numbered
 from edittools.tools._params import ReadParams
@@ -40,7 +41,7 @@ from sandbox import (
 _CHUNK = 1 << 20
 
 
-def read(ws: Workspace, params: ReadParams) -> ToolResult:
+def read(ws: Workspace, params: ReadParams, call: Call) -> ToolResult:
     """Read `params.path`: numbered lines `offset`..`offset + limit - 1`, or an image.
 
     A file over the `max_file_bytes` cap is read in ranges: the window is streamed out of it
@@ -55,7 +56,7 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
     except SandboxError as exc:
         if exc.code != "too_large":
             raise
-        return _read_large(ws, ws.sandbox.relpath(params.path), params)
+        return _read_large(ws, call, ws.sandbox.relpath(params.path), params)
     mime = image_mime(data)
     if mime is not None:
         ws.note_seen(path, data, version)
@@ -70,11 +71,16 @@ def read(ws: Workspace, params: ReadParams) -> ToolResult:
                 "", CodePayload(text="", filename=path, start_line=0, end_line=0, total_lines=0)
             ).artifact,
         )
-    return _read_text(ws, path, document, params, seen.blob_id)
+    return _read_text(ws, call, path, document, params, seen.blob_id)
 
 
 def _read_text(
-    ws: Workspace, path: str, document: TextDocument, params: ReadParams, content: str | None
+    ws: Workspace,
+    call: Call,
+    path: str,
+    document: TextDocument,
+    params: ReadParams,
+    content: str | None,
 ) -> ToolResult:
     """The window `params` asks for of a file held whole; `content` is the id its bytes are
     stored under, if they are (the journal then keeps the window by reference)."""
@@ -88,7 +94,7 @@ def _read_text(
     limit = min(params.limit, ws.options.read_line_limit)
     stop = params.offset - 1 + limit
     window = text.split("\n", stop)[params.offset - 1 : min(stop, total)]
-    return _window_result(ws, path, window, params.offset, total, content=content)
+    return _window_result(ws, call, path, window, params.offset, total, content=content)
 
 
 def _check_offset(path: str, offset: int, total: int) -> None:
@@ -103,6 +109,7 @@ def _check_offset(path: str, offset: int, total: int) -> None:
 
 def _window_result(
     ws: Workspace,
+    call: Call,
     path: str,
     window: list[str],
     offset: int,
@@ -114,7 +121,7 @@ def _window_result(
     """The numbered window, its footer (with `note` appended) and the code artifact.
 
     `content` is the id of the stored content the window's lines are cut from, when they are:
-    the result is then noted as shown from it (`Workspace.shown`), for the journal."""
+    the result is then noted as shown from it (`Call.shown`), for the journal."""
     last = offset + len(window) - 1
     cap = ws.options.read_line_chars
     joined = "\n".join(window)
@@ -134,7 +141,7 @@ def _window_result(
         )
     body = _numbered_lines(window, joined, longest, offset, cap)
     if content is not None:
-        ws.shown = Shown(content, cap, len(body))
+        call.shown = Shown(content, cap, len(body))
     partial = offset > 1 or last < total
     footer = ""
     if last < total:
@@ -189,7 +196,7 @@ def _lines_that_fit(window: list[str], budget: int, cap: int) -> int:
     return len(window)
 
 
-def _read_large(ws: Workspace, path: str, params: ReadParams) -> ToolResult:
+def _read_large(ws: Workspace, call: Call, path: str, params: ReadParams) -> ToolResult:
     """A window of a file over the cap, streamed: nothing but the window is kept or decoded.
 
     Lines are counted to the end, so the footer can give the total. The window itself may hold up
@@ -245,7 +252,7 @@ def _read_large(ws: Workspace, path: str, params: ReadParams) -> ToolResult:
     window = scan.window.split("\n")
     if window[-1] == "":
         window.pop()
-    result = _window_result(ws, path, window, params.offset, total, note=note)
+    result = _window_result(ws, call, path, window, params.offset, total, note=note)
     if version is not None:  # a read that showed its window counts as a read, as for any file
         ws.note_seen_version(path, version)
     return result

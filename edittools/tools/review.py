@@ -18,8 +18,10 @@ from edittools.artifacts import DiffPayload, Hunk, ToolResult
 from edittools.artifacts.builders import changeset_result, text_result
 from edittools.diff import diff_texts, hunks_payload, unified_excerpt
 from edittools.syntax import SyntaxCheck
-from edittools.tools._change import (
+from edittools.tools._call import Call
+from edittools.tools._executor import (
     change_result,
+    commit_all,
     summary,
     syntax_note,
     text_or_bytes,
@@ -54,7 +56,7 @@ class _Net:
     recorded: bytes | None
 
 
-def changes(ws: Workspace, params: ChangesParams) -> ToolResult:
+def changes(ws: Workspace, params: ChangesParams, call: Call) -> ToolResult:
     """The net diff of every file the tools changed since the checkpoint, as a changeset."""
     since = _since(ws, params.since)
     files = []
@@ -77,7 +79,7 @@ def changes(ws: Workspace, params: ChangesParams) -> ToolResult:
     return changeset_result("\n".join(lines), files)
 
 
-def rewind(ws: Workspace, params: RewindParams) -> ToolResult:
+def rewind(ws: Workspace, params: RewindParams, call: Call) -> ToolResult:
     """Put back every file the tools changed since the checkpoint, all or none.
 
     A file changed outside the tools since they last recorded it is refused as `stale`, with
@@ -105,9 +107,9 @@ def rewind(ws: Workspace, params: RewindParams) -> ToolResult:
         checks.append(
             vet(ws, n.path, text_or_bytes(n.now), text_or_bytes(n.then), may_refuse=False)
         )
-    if not ws.dry_run:
+    if not call.dry_run:
         ws.checkpoints.take(f"before rewind to {since}", auto="rewind")
-        ws.commit([Planned(n.path, n.now, n.version, n.then) for n in nets])
+    commit_all(ws, call, [Planned(n.path, n.now, n.version, n.then) for n in nets])
     files = [_payload(ws, n.path, n.now, n.then) for n in nets]
     files = [with_syntax(p, c) for p, c in zip(files, checks, strict=True)]
     lines = [f"Rewound {len(nets)} file(s) to checkpoint {since}:"]
@@ -115,7 +117,7 @@ def rewind(ws: Workspace, params: RewindParams) -> ToolResult:
     return changeset_result("\n".join(lines) + "".join(map(syntax_note, checks)), files)
 
 
-def reject(ws: Workspace, params: RejectParams) -> ToolResult:
+def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:
     """Revert one hunk of a file's net diff, if it still applies to the file as it is now."""
     since = _since(ws, params.since)
     net = _net_of(ws, since, params.path)
@@ -136,22 +138,21 @@ def reject(ws: Workspace, params: RejectParams) -> ToolResult:
         new_text = _revert(then_text, now_text, hunks[index])
         after = _encode(net.now, new_text)
     check = vet(ws, net.path, now_text, new_text)
-    if not ws.dry_run:
-        ws.commit([Planned(net.path, net.now, net.version, after)])
+    commit_all(ws, call, [Planned(net.path, net.now, net.version, after)])
     include = wants_texts(ws, len(net.now or b""), len(after or b""))
     payload = diff_texts(now_text, new_text, path=net.path, include_texts=include)
     payload = with_blobs(ws, payload, net.now, after)
     return change_result(summary(f"Rejected hunk {index} of", payload), payload, check)
 
 
-def accept(ws: Workspace, params: AcceptParams) -> ToolResult:
+def accept(ws: Workspace, params: AcceptParams, call: Call) -> ToolResult:
     """Mark hunks of a file's net diff as reviewed (all of them by default)."""
     since = _since(ws, params.since)
     net = _net_of(ws, since, params.path)
     hunks = _payload(ws, net.path, net.then, net.now).hunks
     refs: list[HunkRef] = list(range(len(hunks))) if params.hunks is None else params.hunks
     chosen = [hunks[_find(hunks, ref, net.path)].lines for ref in refs]
-    if not ws.dry_run:
+    if not call.dry_run:
         ws.checkpoints.accept(since, net.path, chosen)
     return text_result(f"Accepted {len(chosen)} hunk(s) of {net.path} since checkpoint {since}.")
 

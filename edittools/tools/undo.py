@@ -7,9 +7,12 @@ from edittools._workspace import Change, Planned, Recipe, Span, Workspace
 from edittools.artifacts import ToolResult
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._bytematch import plain_utf8
-from edittools.tools._change import (
+from edittools.tools._call import Call
+from edittools.tools._executor import (
     by_bytes,
     change_result,
+    commit_all,
+    digest,
     summary,
     text_or_bytes,
     vet,
@@ -17,13 +20,13 @@ from edittools.tools._change import (
     with_refs,
 )
 from edittools.tools._guard import read_if_exists_deferred
+from edittools.tools._large import streamed_undo
 from edittools.tools._params import UndoParams
 from edittools.tools._splice import splice_views
-from edittools.tools._streamed import streamed_undo
 from sandbox import Digester, SandboxError, Version
 
 
-def undo(ws: Workspace, params: UndoParams) -> ToolResult:
+def undo(ws: Workspace, params: UndoParams, call: Call) -> ToolResult:
     """Restore `params.path` to its content before the session's last change to it.
 
     Refused with `stale_read` when the file no longer holds what that change wrote: undoing would
@@ -46,7 +49,7 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
         except SandboxError as exc:
             if exc.code != "too_large":
                 raise
-            return streamed_undo(ws, change)
+            return streamed_undo(ws, call, change)
         current = None if existing is None else existing[0]
         fast = None
         if existing is not None and recipe is not None:
@@ -66,18 +69,15 @@ def undo(ws: Workspace, params: UndoParams) -> ToolResult:
             )
         if fast is not None and existing is not None and version is not None:
             ws.contents.note_states(version.digest, steps)
-            return _undo_span(ws, change, existing[0], version, fast)
+            return _undo_span(ws, call, change, existing[0], version, fast)
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
         old_text, new_text = text_or_bytes(current), text_or_bytes(restored)
         check = vet(ws, path, old_text, new_text, may_refuse=False)
-        if ws.dry_run:
-            ws.sandbox.check_write(path)
-        else:
-            _restore(ws, change, current, version, restored)
+        planned = Planned(change.path, current, version, restored)
+        new_version = commit_all(ws, call, [planned], undoes=change)[0]
     include = wants_texts(ws, len(current or b""), len(restored or b""))
     payload = diff_texts(old_text, new_text, path=path, include_texts=include)
-    new_id = None if ws.dry_run else change.before_blob
-    payload = with_refs(ws, payload, current_sha, new_id)
+    payload = with_refs(ws, payload, current_sha, digest(new_version))
     verb = "Undid the last change to" if restored is not None else "Undid the creation of"
     return change_result(summary(verb, payload), payload, check)
 
@@ -109,6 +109,7 @@ def _by_recipe(
 
 def _undo_span(
     ws: Workspace,
+    call: Call,
     change: Change,
     current: bytes,
     version: Version,
@@ -129,19 +130,15 @@ def _undo_span(
                          first_line=first_line)  # fmt: skip
     prefix = ws.contents.state_below(version.digest, start)
     new_steps: list[tuple[int, Digester]] = []
-    if not ws.dry_run:
-        try:
-            ws.commit(
-                [Planned(path, current, version, splice_views(current, [span]), span,
-                         after_digest=change.before_blob, prefix=prefix,
-                         on_step=new_steps.append)],
-                undoes=change,
-            )  # fmt: skip
-        except SandboxError as exc:
-            if exc.code != "blob_corrupt":
-                raise
-            raise _damaged(ws, path, change.before_blob or "", exc) from exc
-    new_id = None if ws.dry_run else change.before_blob
+    planned = Planned(path, current, version, splice_views(current, [span]), span,
+                      after_digest=change.before_blob, prefix=prefix, on_step=new_steps.append)  # fmt: skip
+    try:
+        new_version = commit_all(ws, call, [planned], undoes=change)[0]
+    except SandboxError as exc:
+        if exc.code != "blob_corrupt":
+            raise
+        raise _damaged(ws, path, change.before_blob or "", exc) from exc
+    new_id = digest(new_version)
     if new_id is not None:
         ws.contents.carry(version.digest, new_id, start)
         ws.contents.note_states(new_id, new_steps)
@@ -172,14 +169,3 @@ def _saved(ws: Workspace, path: str, blob_id: str) -> bytes:
         return ws.sandbox.store.get(blob_id)
     except SandboxError as exc:
         raise _damaged(ws, path, blob_id, exc) from exc
-
-
-def _restore(
-    ws: Workspace,
-    change: Change,
-    current: bytes | None,
-    version: Version | None,
-    restored: bytes | None,
-) -> None:
-    """Put `restored` back over the file (delete it when None), marking `change` undone."""
-    ws.commit([Planned(change.path, current, version, restored)], undoes=change)

@@ -6,7 +6,8 @@ from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_texts
-from edittools.tools._change import (
+from edittools.tools._call import Call
+from edittools.tools._executor import (
     change_result,
     commit,
     digest,
@@ -20,7 +21,7 @@ from edittools.tools._params import WriteParams
 from sandbox import SandboxError, TextDocument, Version, decode
 
 
-def write(ws: Workspace, params: WriteParams) -> ToolResult:
+def write(ws: Workspace, params: WriteParams, call: Call) -> ToolResult:
     """Create `params.path` (and its parents) or replace its content with `params.content`.
 
     Replacing requires a fresh read (see `ensure_fresh`). The existing file's encoding, BOM and
@@ -51,7 +52,7 @@ def write(ws: Workspace, params: WriteParams) -> ToolResult:
             payload = diff_texts(old_text, document.text, path=path, include_texts=False)
             return diff_result(f"{path} already has this content; nothing was written.", payload)
         check = vet(ws, path, old_text, document.text)
-        new_version = commit(ws, path, before, version, after)
+        new_version = commit(ws, call, path, before, version, after)
     include = wants_texts(ws, len(before or b""), len(after))
     payload = diff_texts(old_text, document.text, path=path, include_texts=include)
     payload = with_refs(ws, payload, digest(version), digest(new_version))

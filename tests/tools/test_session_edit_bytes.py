@@ -11,7 +11,7 @@ import pytest
 from edittools import Session, ToolResult
 from edittools import _workspace as workspace_module
 from edittools._contents import KnownContents
-from edittools.tools import _change as change_module
+from edittools.tools import _executor as executor_module
 from edittools.tools import edit as edit_module
 from edittools.tools import undo as undo_module
 from sandbox import _files as files_module
@@ -70,11 +70,11 @@ def test_byte_path_gives_what_the_text_path_gives(
         taken.append(spans is not None)
         return spans
 
-    monkeypatch.setattr(change_module, "BYTES_PATH_MIN", 0)
+    monkeypatch.setattr(executor_module, "BYTES_PATH_MIN", 0)
     monkeypatch.setattr(edit_module, "exact_byte_spans", spy)
     fast, fast_bytes = _run(tmp_path / "fast", data, old, new, replace_all)
     assert taken == [True]
-    monkeypatch.setattr(change_module, "BYTES_PATH_MIN", 1 << 40)
+    monkeypatch.setattr(executor_module, "BYTES_PATH_MIN", 1 << 40)
     slow, slow_bytes = _run(tmp_path / "slow", data, old, new, replace_all)
     assert taken == [True]  # the text path did not ask
     assert not fast.is_error and not slow.is_error, (fast.value, slow.value)
@@ -126,11 +126,11 @@ def test_undo_of_a_recipe_puts_one_span_back_like_the_whole_file_path(
         taken.append(span is not None)
         return span
 
-    monkeypatch.setattr(change_module, "BYTES_PATH_MIN", 0)
+    monkeypatch.setattr(executor_module, "BYTES_PATH_MIN", 0)
     monkeypatch.setattr(undo_module, "_by_recipe", spy)
     fast, fast_bytes = _edit_and_undo(tmp_path / "fast", data, old, new, replace_all)
     assert taken == [True]
-    monkeypatch.setattr(change_module, "BYTES_PATH_MIN", 1 << 40)
+    monkeypatch.setattr(executor_module, "BYTES_PATH_MIN", 1 << 40)
     slow, slow_bytes = _edit_and_undo(tmp_path / "slow", data, old, new, replace_all)
     assert taken == [True, False]
     assert fast_bytes == slow_bytes == data
@@ -143,7 +143,7 @@ def test_undo_of_a_recipe_puts_one_span_back_like_the_whole_file_path(
 def test_undo_by_span_checks_what_it_rebuilt_against_the_snapshot_id(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(change_module, "BYTES_PATH_MIN", 0)
+    monkeypatch.setattr(executor_module, "BYTES_PATH_MIN", 0)
     data = _lines(400)
     (tmp_path / "f.py").write_bytes(data)
     with Session(tmp_path, require_read=False, syntax_max_bytes=0) as session:

@@ -9,7 +9,7 @@ import pytest
 
 from edittools import Session, ToolResult, _contents
 from edittools._contents import KnownContents
-from edittools.tools import _change as change_module
+from edittools.tools import _executor as executor_module
 from sandbox import Digester, digest_of
 
 
@@ -59,7 +59,7 @@ STEPS: list[tuple[str, str] | None] = [
 
 
 def _session_run(root: Path, *, bytes_path: bool, monkeypatch: pytest.MonkeyPatch) -> list[dict]:
-    monkeypatch.setattr(change_module, "BYTES_PATH_MIN", 0 if bytes_path else 1 << 40)
+    monkeypatch.setattr(executor_module, "BYTES_PATH_MIN", 0 if bytes_path else 1 << 40)
     root.mkdir()
     (root / "f.txt").write_bytes(_lines(400))
     seen = []

@@ -23,7 +23,7 @@ from op_counter import grows_linearly, install
 from edittools import Session
 from edittools._checkpoints import _changed_since
 from edittools.tools import _runner
-from edittools.tools._change import COARSE_NOTE
+from edittools.tools._executor import COARSE_NOTE
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import sandbox._index
+import sandbox.state.index
 from edittools import Session, ToolError
 from edittools.artifacts import ErrorPayload
 from sandbox import Sandbox
@@ -114,7 +114,9 @@ def database_held_by_another_process(db: Path) -> Iterator[None]:
 def test_a_read_while_the_state_is_held_says_it_changed_nothing_and_busy(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sandbox._index, "_BUSY_MS", 300)  # the wait, not the lock, is shortened
+    monkeypatch.setattr(
+        sandbox.state.index, "_BUSY_MS", 300
+    )  # the wait, not the lock, is shortened
     with Session(root) as s:
         assert not s.read("a.txt").is_error  # its read record is written now, not while held
     with Session(root, checkpoint_on_start=False) as s:

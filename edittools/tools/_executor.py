@@ -1,19 +1,28 @@
-"""Committing one file's change: compare-and-swap write, undo history, read record, diff payload."""
+"""The one executor of changes: every changing tool locates, then commits through here.
+
+It owns, once: the commit of planned file changes (compare-and-swap, all or nothing, the undo
+history in the same transaction) and its dry run; the writer a streamed change writes through;
+the size regime's threshold (`by_bytes`); the syntax vet; the payload's refs and the sentence for
+the model. A layout rule keeps `Workspace.commit` and the sandbox's splice writer to this module.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 
 from edittools._errors import ToolError
-from edittools._workspace import Planned, Span, Workspace
+from edittools._workspace import Change, Planned, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.syntax import SyntaxCheck, check_change, unchecked
-from sandbox import Digester, SandboxError, Splice, Staged, Version, decode
+from edittools.tools._call import Call
+from sandbox import Digester, SandboxError, Splice, SpliceWriter, Staged, Version, decode
 
 
 def commit(
     ws: Workspace,
+    call: Call,
     path: str,
     before: bytes | None,
     before_version: Version | None,
@@ -28,16 +37,44 @@ def commit(
     The write is a compare-and-swap against `before_version` (or "must not exist" when the file is
     new), so a concurrent writer is detected, never overwritten. The old bytes go to the undo history
     and the new content becomes what the session has seen, in the same transaction as the write.
-    Returns the new version (None for a delete, or in a dry run, where nothing is written but a
-    write the sandbox's rules refuse, `.git` or deny patterns, is refused all the same).
+    Returns the new version (None for a delete, or in a dry run, see `commit_all`).
     `prefix` is the digest state of the new content's first bytes, when known; `on_step` receives
     its digest states (`Planned`).
     """
-    if ws.dry_run:
-        ws.sandbox.check_write(path)
-        return None
     planned = Planned(path, before, before_version, after, span, prefix=prefix, on_step=on_step)
-    return ws.commit([planned])[0]
+    return commit_all(ws, call, [planned])[0]
+
+
+def commit_all(
+    ws: Workspace, call: Call, planned: Sequence[Planned], *, undoes: Change | None = None
+) -> list[Version | None]:
+    """Write every planned file or none (`Workspace.commit`); the new versions, None for a delete.
+
+    In a dry run nothing is written and every version is None, but a write the sandbox's rules
+    refuse (`.git`, deny patterns) is refused all the same. What a write could not keep of a
+    replaced file's metadata is added to `call.unkept`.
+    """
+    if call.dry_run:
+        for p in planned:
+            ws.sandbox.check_write(p.path)
+        return [None] * len(planned)
+    versions = ws.commit(planned, undoes=undoes, stop=call.stop_if_cancelled)
+    for p, version in zip(planned, versions, strict=True):
+        if version is not None:
+            call.unkept += [f"{p.path}: {what}" for what in version.unkept]
+    return versions
+
+
+def open_for_change(
+    ws: Workspace, call: Call, path: str, held: ExitStack
+) -> tuple[SpliceWriter | None, int]:
+    """A writer for the streamed change of the large file `path` (None in a dry run) and a
+    descriptor to read the file by, both open until `held` closes; a writer not finished and
+    committed by then removes its temp file."""
+    if call.dry_run:
+        return None, held.enter_context(ws.sandbox.open_reader(path)).fileno()
+    writer = held.enter_context(ws.sandbox.splice_writer(path))
+    return writer, writer.fileno()
 
 
 BYTES_PATH_MIN = 1 << 20

@@ -1,11 +1,10 @@
 """The state index: one SQLite database per root, in its state folder.
 
 SQLite (standard library) in WAL mode with a busy timeout: many readers and one writer across
-processes, every transaction atomic, durable ones synced before they return. Opening reads nothing
-but the schema, so start-up does not grow with history. The sandbox keeps its write-ahead intents
-here (see `_intents`); users of the sandbox add their own tables with `ensure`. Rows tied to one
-multi-file commit reference `intents(id)` with `ON DELETE CASCADE`, so rolling a commit back takes
-them along.
+processes, every transaction atomic, durable ones synced before they return. Opening creates the
+one schema (`schema`) and reads nothing else, so start-up does not grow with history. Rows tied to
+one multi-file commit reference `intents(id)` with `ON DELETE CASCADE`, so rolling a commit back
+takes them along.
 
 The database file (and its `-wal`/`-shm` companions) must be plain files with one hard link, never
 symlinks; a database SQLite calls malformed is `state_corrupt`, with the state path in the message.
@@ -22,43 +21,17 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ._errors import TRANSIENT, SandboxError, from_oserror
-from ._state import StateDir, corrupt, open_state_file, state_error
+from sandbox._errors import TRANSIENT, SandboxError, from_oserror
+from sandbox._state import StateDir, corrupt, open_state_file, state_error
+from sandbox.state.schema import SCHEMA_VERSION, statements
 
 __all__ = ["DB_NAME", "StateIndex"]
 
 DB_NAME = "index.sqlite3"
-_SCHEMA_VERSION = "1"
 _BUSY_MS = 30_000
 # Error names of a database file shorter or other than its own header and pages say (SQLite reads
 # past the end of a damaged file as a "short read", which is no disk failure).
 _DAMAGED = frozenset({"SQLITE_IOERR_SHORT_READ", "SQLITE_CORRUPT", "SQLITE_NOTADB"})
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS intents (
-    id INTEGER PRIMARY KEY,
-    state TEXT NOT NULL,          -- open, done
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS intent_files (
-    intent INTEGER NOT NULL REFERENCES intents(id) ON DELETE CASCADE,
-    seq INTEGER NOT NULL,
-    path TEXT NOT NULL,           -- root-relative target
-    tmp TEXT,                     -- temp file beside the target holding the new bytes
-    old_sha TEXT,                 -- blob id of the old bytes; NULL: the file did not exist
-    new_sha TEXT,                 -- blob id of the new bytes; NULL: the file is deleted
-    PRIMARY KEY (intent, seq)
-);
-CREATE INDEX IF NOT EXISTS intents_open ON intents(state) WHERE state = 'open';
-CREATE TABLE IF NOT EXISTS recoveries (
-    id INTEGER PRIMARY KEY,
-    at REAL NOT NULL,
-    outcome TEXT NOT NULL,        -- completed, rolled_back, partial
-    paths TEXT NOT NULL,          -- JSON list of the root-relative paths
-    reported INTEGER NOT NULL DEFAULT 0
-);
-"""
 
 
 class StateIndex:
@@ -110,20 +83,14 @@ class StateIndex:
             self._synchronous = "FULL"
             self._db.execute("PRAGMA foreign_keys = ON")
         with self.transaction(durable=False) as db:
-            for statement in _statements(_SCHEMA):
+            for statement in statements():
                 db.execute(statement)
             found = dict(db.execute("SELECT key, value FROM meta").fetchall())
             if not found:
                 db.execute("INSERT INTO meta VALUES ('schema', ?), ('root', ?)",
-                           (_SCHEMA_VERSION, identity))  # fmt: skip
-            elif found.get("schema") != _SCHEMA_VERSION or found.get("root") != identity:
+                           (SCHEMA_VERSION, identity))  # fmt: skip
+            elif found.get("schema") != SCHEMA_VERSION or found.get("root") != identity:
                 raise corrupt(self.path, "belongs to another root or another schema version")
-
-    def ensure(self, schema: str) -> None:
-        """Create the tables and indexes of `schema` (`CREATE ... IF NOT EXISTS` statements)."""
-        with self.transaction(durable=False) as db:
-            for statement in _statements(schema):
-                db.execute(statement)
 
     @contextlib.contextmanager
     def transaction(self, *, durable: bool = True) -> Iterator[sqlite3.Connection]:
@@ -216,8 +183,3 @@ def _check_companion(dir_fd: int, name: str, folder: pathlib.Path) -> None:
         raise corrupt(folder / name, "is not a regular file")
     if st.st_nlink != 1:
         raise corrupt(folder / name, f"has {st.st_nlink} hard links (state files have one)")
-
-
-def _statements(schema: str) -> list[str]:
-    lines = [line.split("--", 1)[0] for line in schema.splitlines()]
-    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

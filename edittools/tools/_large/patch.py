@@ -21,9 +21,12 @@ from contextlib import ExitStack
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload
+from edittools.tools._call import Call
+from edittools.tools._executor import open_for_change
+from edittools.tools._large.scan import FIND_KEPT, find_lines
+from edittools.tools._large.text import check_text, crlf_file
+from edittools.tools._large.windows import settled
 from edittools.tools._patch import FilePatch, PatchHunk
-from edittools.tools._scan import FIND_KEPT, find_lines
-from edittools.tools._streamed import check_text, crlf_file, settled
 from sandbox import Splice, Staged, Version
 
 __all__ = ["streamed_patch"]
@@ -32,7 +35,7 @@ Span = tuple[int, int, bytes]
 
 
 def streamed_patch(
-    ws: Workspace, path: str, patch: FilePatch, held: ExitStack
+    ws: Workspace, call: Call, path: str, patch: FilePatch, held: ExitStack
 ) -> tuple[Splice | Staged, Version, DiffPayload]:
     """The new content (staged, or a splice in a dry run), the file's version and the diff of
     `patch` (an update) on the large file `path` (its lock held); raises `patch_conflict` when a
@@ -45,30 +48,24 @@ def streamed_patch(
             {"path": path},
         )
     chunk = max(ws.options.scan_chunk_bytes, 1)
-    with ExitStack() as here:
-        writer = None
-        if ws.dry_run:
-            fd = here.enter_context(ws.sandbox.open_reader(path)).fileno()
-        else:
-            writer = held.enter_context(ws.sandbox.splice_writer(path))
-            fd = writer.fileno()
-        check_text(path, os.pread(fd, 4096, 0))
-        nl = b"\r\n" if crlf_file(fd) else b"\n"
-        blocks = [_blocks(path, number, hunk, nl) for number, hunk in enumerate(patch.hunks, 1)]
-        size = os.fstat(fd).st_size
-        found = find_lines(fd, [old for old, _ in blocks], chunk=chunk,
-                           checkpoint=ws.stop_if_cancelled)  # fmt: skip
-        spans = _place(path, patch.hunks, blocks, found, size)
-        if writer is not None:
-            for start, stop, new in spans:  # the kernel writes the new file from now on
-                writer.replace(start, stop, new)
-            writer.keep(size)
-        version, new_digest, payload = settled(ws, fd, path, size, spans, must_have_read=False)
-        content: Splice | Staged = (
-            Splice(tuple(spans), size, new_digest)
-            if writer is None
-            else writer.finish(size, new_digest)
-        )
+    writer, fd = open_for_change(ws, call, path, held)
+    check_text(path, os.pread(fd, 4096, 0))
+    nl = b"\r\n" if crlf_file(fd) else b"\n"
+    blocks = [_blocks(path, number, hunk, nl) for number, hunk in enumerate(patch.hunks, 1)]
+    size = os.fstat(fd).st_size
+    found = find_lines(fd, [old for old, _ in blocks], chunk=chunk,
+                       checkpoint=call.stop_if_cancelled)  # fmt: skip
+    spans = _place(path, patch.hunks, blocks, found, size)
+    if writer is not None:
+        for start, stop, new in spans:  # the kernel writes the new file from now on
+            writer.replace(start, stop, new)
+        writer.keep(size)
+    version, new_digest, payload = settled(ws, call, fd, path, size, spans, must_have_read=False)
+    content: Splice | Staged = (
+        Splice(tuple(spans), size, new_digest)
+        if writer is None
+        else writer.finish(size, new_digest)
+    )
     return content, version, payload.model_copy(update={"match": "exact"})
 
 

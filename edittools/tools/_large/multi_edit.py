@@ -22,10 +22,12 @@ from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.diff import unified_excerpt
-from edittools.tools._change import change_result, commit, digest, summary, with_refs
+from edittools.tools._call import Call
+from edittools.tools._executor import change_result, commit, digest, summary, with_refs
+from edittools.tools._large.scan import FIND_KEPT, find_lines
+from edittools.tools._large.text import check_text, crlf_variant
+from edittools.tools._large.windows import settled
 from edittools.tools._params import EditOperation
-from edittools.tools._scan import FIND_KEPT, find_lines
-from edittools.tools._streamed import check_text, crlf_variant, settled
 from sandbox import Splice
 
 __all__ = ["streamed_multi_edit"]
@@ -33,7 +35,9 @@ __all__ = ["streamed_multi_edit"]
 Span = tuple[int, int, bytes]
 
 
-def streamed_multi_edit(ws: Workspace, path: str, edits: list[EditOperation]) -> ToolResult:
+def streamed_multi_edit(
+    ws: Workspace, call: Call, path: str, edits: list[EditOperation]
+) -> ToolResult:
     """Apply `edits` in order to the large file `path`, all or none (its lock held)."""
     needles = [e.old_string.encode() for e in edits]
     if not all(needles):
@@ -56,7 +60,7 @@ def streamed_multi_edit(ws: Workspace, path: str, edits: list[EditOperation]) ->
         variants = [crlf_variant(fd, needle) for needle in needles]
         extra = [v for v in variants if v is not None]
         found = find_lines(fd, needles + extra, chunk=chunk, anywhere=True,
-                           checkpoint=ws.stop_if_cancelled)  # fmt: skip
+                           checkpoint=call.stop_if_cancelled)  # fmt: skip
         tiers = ["exact"] * len(edits)
         more = iter(found[len(needles) :])
         for k, variant in enumerate(variants):
@@ -64,8 +68,8 @@ def streamed_multi_edit(ws: Workspace, path: str, edits: list[EditOperation]) ->
             if variant is not None and not found[k] and places:
                 needles[k], found[k], tiers[k] = variant, places, "newlines"
         spans = _place(fd, size, path, edits, needles, found[: len(edits)], tiers)
-        version, new_digest, payload = settled(ws, fd, path, size, spans)
-        new_version = commit(ws, path, None, version, Splice(tuple(spans), size, new_digest))
+        version, new_digest, payload = settled(ws, call, fd, path, size, spans)
+        new_version = commit(ws, call, path, None, version, Splice(tuple(spans), size, new_digest))
     payload = with_refs(ws, payload, version.digest, digest(new_version))
     tier = next((t for t in tiers if t != "exact"), "exact")
     payload = payload.model_copy(update={"match": tier})

@@ -1,0 +1,37 @@
+"""One tool call's own settings and findings, handed to the tool as a value.
+
+The workspace is shared by every call of a session; what belongs to one call (whether it may
+write, whether it was cancelled, what a read showed, what a change could not keep) travels in a
+`Call` instead, so no call can leave a mode set for the next.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from edittools._errors import ToolError
+from edittools._journal import Shown
+
+
+@dataclass
+class Call:
+    """The settings of one call (`dry_run`, `cancel`) and what it found (`shown`, `unkept`)."""
+
+    dry_run: bool = False
+    """Compute the change and its diff, write nothing (`_executor` is the one reader)."""
+    cancel: threading.Event | None = None
+    """Once set (from another thread), the change stops before its commit (`stop_if_cancelled`);
+    a change already committed stands."""
+    shown: Shown | None = None
+    """What a read showed, as lines of a stored content (the runner journals it by reference)."""
+    unkept: list[str] = field(default_factory=list)
+    """What the changes could not keep of the replaced files' metadata, as "path: what (why)"."""
+
+    def stop_if_cancelled(self) -> None:
+        """Raise `cancelled` when the call was cancelled."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise ToolError(
+                "cancelled",
+                "The call was cancelled before its change was committed: nothing was written.",
+            )

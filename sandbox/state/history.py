@@ -1,0 +1,105 @@
+"""Queries of what the tools read and wrote: read records, changes (the undo history) and the
+recipes that rebuild a content from a kept one."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from sandbox.state.index import StateIndex
+
+__all__ = [
+    "changed_paths",
+    "delete_read",
+    "derived_base",
+    "last_change",
+    "mark_undone",
+    "push_change",
+    "put_read",
+    "put_recipe",
+    "read_record",
+    "recipe_rows",
+]
+
+Span = tuple[int, int, bytes]
+
+
+def put_read(db: sqlite3.Connection, path: str, digest: str, blob: str | None) -> None:
+    """Record that `path` was last seen holding content `digest` (fetchable as `blob`)."""
+    db.execute(
+        "INSERT INTO reads (path, digest, blob) VALUES (?, ?, ?) "
+        "ON CONFLICT(path) DO UPDATE SET digest = excluded.digest, blob = excluded.blob",
+        (path, digest, blob),
+    )
+
+
+def delete_read(db: sqlite3.Connection, path: str) -> None:
+    """Forget what was seen of `path`."""
+    db.execute("DELETE FROM reads WHERE path = ?", (path,))
+
+
+def read_record(index: StateIndex, path: str) -> tuple[str, str | None] | None:
+    """The digest and blob id last seen of `path`, if any."""
+    rows = index.rows("SELECT digest, blob FROM reads WHERE path = ?", (path,))
+    return (rows[0][0], rows[0][1]) if rows else None
+
+
+def push_change(
+    db: sqlite3.Connection, path: str, before: str | None, after: str | None, intent: int
+) -> None:
+    """Record a change of `path` made by the commit `intent` (None: created / deleted)."""
+    db.execute(
+        "INSERT INTO changes (path, before_blob, after_digest, intent) VALUES (?, ?, ?, ?)",
+        (path, before, after, intent),
+    )
+
+
+def mark_undone(db: sqlite3.Connection, change: int, intent: int) -> None:
+    """Mark change `change` undone by the commit `intent`."""
+    db.execute("UPDATE changes SET undone_by = ? WHERE id = ?", (intent, change))
+
+
+def last_change(index: StateIndex, path: str) -> tuple[int, str | None, str | None] | None:
+    """The newest change of `path` not undone: (id, before blob, after digest)."""
+    rows = index.rows(
+        "SELECT id, before_blob, after_digest FROM changes "
+        "WHERE path = ? AND undone_by IS NULL ORDER BY id DESC LIMIT 1",
+        (path,),
+    )
+    return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
+
+
+def changed_paths(index: StateIndex) -> list[str]:
+    """Every path the tools ever changed."""
+    return [row[0] for row in index.rows("SELECT DISTINCT path FROM changes")]
+
+
+def derived_base(index: StateIndex, content: str) -> str | None:
+    """The base content a recipe rebuilds `content` from, if it has one."""
+    rows = index.rows("SELECT base FROM derived WHERE id = ?", (content,))
+    return rows[0][0] if rows else None
+
+
+def recipe_rows(
+    index: StateIndex, content: str
+) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]] | None:
+    """The recipe of `content` as stored: (base, start, stop, middle) and its later spans
+    (start, stop, middle) in order; the caller checks their types."""
+    rows = index.rows("SELECT base, start, stop, middle FROM derived WHERE id = ?", (content,))
+    if not rows:
+        return None
+    more = index.rows(
+        "SELECT start, stop, middle FROM derived_spans WHERE id = ? ORDER BY seq", (content,)
+    )
+    return rows[0], more
+
+
+def put_recipe(db: sqlite3.Connection, content: str, base: str, spans: Sequence[Span]) -> None:
+    """Keep `content` as `base` with `spans` (in order, at least one) replaced."""
+    db.execute("INSERT OR REPLACE INTO derived VALUES (?, ?, ?, ?, ?)", (content, base, *spans[0]))
+    db.execute("DELETE FROM derived_spans WHERE id = ?", (content,))
+    db.executemany(
+        "INSERT INTO derived_spans VALUES (?, ?, ?, ?, ?)",
+        [(content, seq, *span) for seq, span in enumerate(spans[1:], 1)],
+    )
