@@ -30,9 +30,7 @@ from edittools._journal import Shown, WindowText, append_event, read_events
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
 from sandbox import (
-    ABSENT,
     Baseline,
-    Digester,
     FileWrite,
     Sandbox,
     SandboxError,
@@ -76,31 +74,6 @@ class Recipe(NamedTuple):
     def spans(self) -> tuple[Span, ...]:
         """Every replaced span, in file order."""
         return ((self.start, self.stop, self.middle), *self.more)
-
-
-@dataclass(frozen=True)
-class Planned:
-    """One file of a change to commit: `after` None deletes; `before` None creates.
-
-    `after` may be a list of pieces (views of `before` and new bytes), written without joining,
-    or a `Splice` of the file as it is, or a `Staged` one written while the file was read (a file
-    larger than memory: `before` is then None although the file exists, and `before_version` is
-    its version).
-    `span`, when the caller knows it, is the one byte span of `before` the change replaced (else
-    it is found by comparing the two contents).
-    """
-
-    path: str
-    before: bytes | None
-    before_version: Version | None
-    after: bytes | Sequence[bytes | memoryview] | Splice | Staged | None
-    span: Span | None = None
-    after_digest: str | None = None
-    """What `after` must hash to, when it was rebuilt to match a kept content."""
-    prefix: tuple[int, Digester] | None = None
-    """The digest state of `after`'s first bytes, hashed with `before` (see `FileWrite.prefix`)."""
-    on_step: Callable[[tuple[int, Digester]], object] | None = None
-    """Receives the digest states of `after` as it is hashed (see `FileWrite.on_step`)."""
 
 
 def _go_on() -> None:
@@ -271,7 +244,7 @@ class Workspace:
 
     def commit(
         self,
-        planned: Sequence[Planned],
+        planned: Sequence[FileWrite],
         *,
         undoes: Change | None = None,
         stop: Callable[[], None] | None = None,
@@ -287,17 +260,6 @@ class Workspace:
         """
         halt = stop or _go_on
         halt()
-        writes = [
-            FileWrite(
-                p.path,
-                p.after,
-                p.before_version if p.before_version is not None else ABSENT,
-                p.after_digest,
-                p.prefix,
-                p.on_step,
-            )
-            for p in planned
-        ]
 
         def record(db: sqlite3.Connection, intent: int, versions: list[Version | None]) -> None:
             # The last moment to stop: the new contents wait in temp files, and raising here rolls
@@ -306,8 +268,7 @@ class Workspace:
             for p, version in zip(planned, versions, strict=True):
                 after = None if version is None else version.digest
                 if undoes is None:
-                    before = None if p.before_version is None else p.before_version.digest
-                    history.push_change(db, p.path, before, after, intent)
+                    history.push_change(db, p.path, p.expect_digest, after, intent)
                 if after is None:
                     history.delete_read(db, p.path)
                 else:
@@ -315,9 +276,9 @@ class Workspace:
             if undoes is not None:
                 history.mark_undone(db, undoes.id, intent)
 
-        return self.sandbox.commit_files(writes, record=record)
+        return self.sandbox.commit_files(planned, record=record)
 
-    def _keep_after(self, db: sqlite3.Connection, p: Planned, digest: str) -> str | None:
+    def _keep_after(self, db: sqlite3.Connection, p: FileWrite, digest: str) -> str | None:
         """Make the new content of `p` fetchable by its digest, cheaply; None when it is not kept.
 
         A content whose change is a small span of the old one gets a recipe row on the old
@@ -325,26 +286,27 @@ class Workspace:
         sync); a new or wholly rewritten one under the size cap is stored as a blob; anything
         else is known by its digest alone.
         """
-        assert p.after is not None
+        assert p.data is not None
+        base = p.expect_digest
         if self.sandbox.store.has(digest):  # e.g. an undo puts back a content kept before
             return digest
-        if isinstance(p.after, Splice | Staged):
+        if isinstance(p.data, Splice | Staged):
             # A spliced file is larger than memory: kept only as a recipe of a few small spans.
-            spans = p.after.spans
-            if (not spans or len(spans) > _RECIPE_SPANS or p.before_version is None
+            spans = p.data.spans
+            if (not spans or len(spans) > _RECIPE_SPANS or base is None
                     or sum(len(new) for _, _, new in spans) > _RECIPE_BYTES):  # fmt: skip
                 return None
-            history.put_recipe(db, digest, p.before_version.digest, spans)
+            history.put_recipe(db, digest, base, spans)
             return digest
-        size = len(p.after) if isinstance(p.after, bytes) else sum(len(x) for x in p.after)
-        if p.before is not None and p.before_version is not None:
-            span = p.span if p.span is not None else _one_span(p.before, p.after)
+        size = len(p.data) if isinstance(p.data, bytes) else sum(len(x) for x in p.data)
+        if p.base is not None and base is not None:
+            span = p.span if p.span is not None else _one_span(p.base, p.data)
             if len(span[2]) <= _RECIPE_BYTES:
-                history.put_recipe(db, digest, p.before_version.digest, [span])
+                history.put_recipe(db, digest, base, [span])
                 return digest
         if size > self.options.baseline_bytes:
             return None
-        data = p.after if isinstance(p.after, bytes) else b"".join(p.after)
+        data = p.data if isinstance(p.data, bytes) else b"".join(p.data)
         # Unsynced: the file holds it (synced); a later change of it links the file instead.
         return self.sandbox.store.put(data, blob_id=digest, durable=False)
 

@@ -69,7 +69,8 @@ Recorder = Callable[[sqlite3.Connection, int, list["Version | None"]], None]
 
 @dataclass(frozen=True)
 class FileWrite:
-    """One file of an all-or-nothing change: `data` None deletes the file.
+    """One file of an all-or-nothing change: `data` None deletes the file. The one record of a
+    file's change, from the tool that located it down to the commit.
 
     `expect` is what the file must hold now: a `Version` (its content), or `ABSENT` (must not exist).
     `data` may be a list of pieces (views of larger buffers), written in order without joining,
@@ -90,6 +91,17 @@ class FileWrite:
     while it is written. The caller vouches that the state is that of those bytes."""
     on_step: Callable[[tuple[int, Digester]], object] | None = None
     """Receives the digest states of the new content as it is hashed (see `PendingDigest`)."""
+    base: bytes | None = None
+    """The bytes `expect` names, when the caller holds them. Not read here: they and `span` let
+    the commit's recorder keep the new content as a recipe on the old one."""
+    span: tuple[int, int, bytes] | None = None
+    """The one span of `base` the change replaced (`base[start:stop]` became the bytes), when
+    the caller knows it."""
+
+    @property
+    def expect_digest(self) -> str | None:
+        """The digest the file must hold now; None when it must not exist."""
+        return self.expect.digest if isinstance(self.expect, Version) else None
 
 
 @dataclass

@@ -9,10 +9,12 @@ import pathlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pytest
 from op_counter import OpCounter, install
+
+from edittools import Session
 
 # How long a thread that is finishing (a hash worker, a watcher draining its queue) may take.
 _THREAD_GRACE = 10.0
@@ -105,3 +107,24 @@ def closing() -> Iterator[Callable[[_C], _C]]:
 def counter(monkeypatch: pytest.MonkeyPatch) -> OpCounter:
     """Counts the file-system calls the sandbox makes inside `counter.counting()`."""
     return install(monkeypatch)
+
+
+@pytest.fixture
+def root(tmp_path: pathlib.Path) -> pathlib.Path:
+    """The folder a test works in: a fresh temporary one. A module seeds its own by overriding
+    this fixture; `session` opens whichever it gives."""
+    return tmp_path
+
+
+@pytest.fixture
+def session_options() -> dict[str, Any]:
+    """The options `session` opens with; a module overrides this fixture to change them."""
+    return {}
+
+
+@pytest.fixture
+def session(root: pathlib.Path, session_options: dict[str, Any]) -> Iterator[Session]:
+    """A session over `root` with `session_options`, closed when the test ends. A module that
+    needs more (files read first) overrides it, asking for this one by the same name."""
+    with Session(root, **session_options) as opened:
+        yield opened

@@ -12,12 +12,22 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 
 from edittools._errors import ToolError
-from edittools._workspace import Change, Planned, Span, Workspace
+from edittools._workspace import Change, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.syntax import SyntaxCheck, check_change, unchecked
 from edittools.tools._call import Call
-from sandbox import Digester, SandboxError, Splice, SpliceWriter, Staged, Version, decode
+from sandbox import (
+    ABSENT,
+    Digester,
+    FileWrite,
+    SandboxError,
+    Splice,
+    SpliceWriter,
+    Staged,
+    Version,
+    decode,
+)
 
 
 def commit(
@@ -39,14 +49,15 @@ def commit(
     and the new content becomes what the session has seen, in the same transaction as the write.
     Returns the new version (None for a delete, or in a dry run, see `commit_all`).
     `prefix` is the digest state of the new content's first bytes, when known; `on_step` receives
-    its digest states (`Planned`).
+    its digest states (`FileWrite`).
     """
-    planned = Planned(path, before, before_version, after, span, prefix=prefix, on_step=on_step)
-    return commit_all(ws, call, [planned])[0]
+    expect = ABSENT if before_version is None else before_version
+    write = FileWrite(path, after, expect, prefix=prefix, on_step=on_step, base=before, span=span)
+    return commit_all(ws, call, [write])[0]
 
 
 def commit_all(
-    ws: Workspace, call: Call, planned: Sequence[Planned], *, undoes: Change | None = None
+    ws: Workspace, call: Call, planned: Sequence[FileWrite], *, undoes: Change | None = None
 ) -> list[Version | None]:
     """Write every planned file or none (`Workspace.commit`); the new versions, None for a delete.
 

@@ -6,7 +6,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 
 from edittools._errors import ToolError
-from edittools._workspace import Planned, Workspace
+from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.diff import diff_texts, strip_components
@@ -27,7 +27,7 @@ from edittools.tools._guard import ensure_fresh, read_existing
 from edittools.tools._large import streamed_patch
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
-from sandbox import SandboxError, TextDocument, Version, decode
+from sandbox import ABSENT, FileWrite, SandboxError, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
 
@@ -36,10 +36,9 @@ _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
 class _Staged:
     """One file's change, fully computed in memory before anything is written."""
 
-    writes: tuple[Planned, ...]
-    """The files to write: `after` None deletes; `before` None creates (or, with a
-    `before_version`, the file is over the cap and `after` a `Splice` of it, or the `Staged`
-    file already written)."""
+    writes: tuple[FileWrite, ...]
+    """The files to write: `data` None deletes; `expect` ABSENT creates (a file over the cap has
+    no `base`, and its `data` is a `Splice` of it, or the `Staged` file already written)."""
     payload: DiffPayload
     note: str = ""
     """A syntax warning for the model, when the change broke the file's syntax."""
@@ -124,7 +123,9 @@ def _replaced(
     replaced = diff_texts(old, new, path=path, include_texts=include)
     replaced = replaced.model_copy(update={"match": payload.match})
     return _Staged(
-        (Planned(path, before, version, after),), with_syntax(replaced, check), syntax_note(check)
+        (FileWrite(path, after, version, base=before),),
+        with_syntax(replaced, check),
+        syntax_note(check),
     )
 
 
@@ -155,7 +156,7 @@ def _stage(
             None, document.text, path=path, include_texts=wants_texts(ws, len(after))
         )
         payload = with_syntax(payload, check)
-        return _Staged((Planned(path, None, None, after),), payload, syntax_note(check))
+        return _Staged((FileWrite(path, after, ABSENT),), payload, syntax_note(check))
     if patch.op == "delete" or patch.move_to is not None:
         _refuse_link(ws, patch, path)
     try:
@@ -164,12 +165,12 @@ def _stage(
         if exc.code != "too_large":
             raise
         splice, version, payload = streamed_patch(ws, call, path, patch, held)
-        return _Staged((Planned(path, None, version, splice),), payload)
+        return _Staged((FileWrite(path, splice, version),), payload)
     ensure_fresh(ws, path, before, version, must_have_read=False)
     if patch.op == "delete":
         old = text_or_bytes(before)
         payload = diff_texts(old, None, path=path, include_texts=wants_texts(ws, len(before)))
-        return _Staged((Planned(path, before, version, None),), payload)
+        return _Staged((FileWrite(path, None, version, base=before),), payload)
     document = decode(before)
     try:
         new_text, tier = apply_file_patch(document.text, patch)
@@ -188,7 +189,7 @@ def _stage(
     include = wants_texts(ws, len(before), len(after))
     if patch.move_to is None:
         payload = diff_texts(document.text, changed.text, path=path, include_texts=include)
-        writes: tuple[Planned, ...] = (Planned(path, before, version, after),)
+        writes: tuple[FileWrite, ...] = (FileWrite(path, after, version, base=before),)
     else:
         target = sb.relpath(patch.move_to)
         if overwrite and sb.exists(target):
@@ -203,7 +204,7 @@ def _stage(
         payload = diff_texts(
             document.text, changed.text, path=target, old_path=path, include_texts=include
         )
-        writes = (Planned(target, None, None, after), Planned(path, before, version, None))
+        writes = (FileWrite(target, after, ABSENT), FileWrite(path, None, version, base=before))
     payload = payload.model_copy(update={"match": tier})
     return _Staged(writes, with_syntax(payload, check), syntax_note(check))
 
@@ -242,14 +243,14 @@ def _moved_over(
     assert into is not None  # the caller saw the target exist under its lock
     include = wants_texts(ws, len(before))
     removed = diff_texts(text_or_bytes(before), None, path=path, include_texts=include)
-    writes = (*into.writes, Planned(path, before, version, None))
+    writes = (*into.writes, FileWrite(path, None, version, base=before))
     return _Staged(writes, into.payload, into.note, extra=(removed,))
 
 
 def _with_refs(
     ws: Workspace,
     payloads: list[DiffPayload],
-    writes: list[Planned],
+    writes: list[FileWrite],
     versions: list[Version | None],
 ) -> list[DiffPayload]:
     """Each payload with the ids of its old and new contents (known once committed): the old one
@@ -259,9 +260,9 @@ def _with_refs(
     for payload in payloads:
         source = by_path.get(payload.old_path or payload.path)
         target = by_path.get(payload.path)
-        before = source[0].before_version if source is not None else None
+        before = source[0].expect_digest if source is not None else None
         after = target[1] if target is not None else None
-        out.append(with_refs(ws, payload, digest(before), digest(after)))
+        out.append(with_refs(ws, payload, before, digest(after)))
     return out
 
 

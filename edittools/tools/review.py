@@ -13,7 +13,7 @@ from typing import Any
 
 from edittools._checkpoints import Snapshot, hunk_key
 from edittools._errors import ToolError
-from edittools._workspace import Planned, Workspace
+from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, Hunk, ToolResult
 from edittools.artifacts.builders import changeset_result, text_result
 from edittools.diff import diff_texts, hunks_payload, unified_excerpt
@@ -38,7 +38,7 @@ from edittools.tools._params import (
     RejectParams,
     RewindParams,
 )
-from sandbox import SandboxError, Version, decode
+from sandbox import ABSENT, FileWrite, SandboxError, Version, decode
 
 _LINE = re.compile(r"(?<=\n)")
 
@@ -109,7 +109,7 @@ def rewind(ws: Workspace, params: RewindParams, call: Call) -> ToolResult:
         )
     if not call.dry_run:
         ws.checkpoints.take(f"before rewind to {since}", auto="rewind")
-    commit_all(ws, call, [Planned(n.path, n.now, n.version, n.then) for n in nets])
+    commit_all(ws, call, [FileWrite(n.path, n.then, n.version or ABSENT, base=n.now) for n in nets])
     files = [_payload(ws, n.path, n.now, n.then) for n in nets]
     files = [with_syntax(p, c) for p, c in zip(files, checks, strict=True)]
     lines = [f"Rewound {len(nets)} file(s) to checkpoint {since}:"]
@@ -138,7 +138,7 @@ def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:
         new_text = _revert(then_text, now_text, hunks[index])
         after = _encode(net.now, new_text)
     check = vet(ws, net.path, now_text, new_text)
-    commit_all(ws, call, [Planned(net.path, net.now, net.version, after)])
+    commit_all(ws, call, [FileWrite(net.path, after, net.version or ABSENT, base=net.now)])
     include = wants_texts(ws, len(net.now or b""), len(after or b""))
     payload = diff_texts(now_text, new_text, path=net.path, include_texts=include)
     payload = with_blobs(ws, payload, net.now, after)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from edittools._errors import ToolError
-from edittools._workspace import Change, Planned, Recipe, Span, Workspace
+from edittools._workspace import Change, Recipe, Span, Workspace
 from edittools.artifacts import ToolResult
 from edittools.diff import diff_spans, diff_texts
 from edittools.tools._bytematch import plain_utf8
@@ -23,7 +23,7 @@ from edittools.tools._guard import read_if_exists_deferred
 from edittools.tools._large import streamed_undo
 from edittools.tools._params import UndoParams
 from edittools.tools._splice import splice_views
-from sandbox import Digester, SandboxError, Version
+from sandbox import ABSENT, Digester, FileWrite, SandboxError, Version
 
 
 def undo(ws: Workspace, params: UndoParams, call: Call) -> ToolResult:
@@ -73,8 +73,8 @@ def undo(ws: Workspace, params: UndoParams, call: Call) -> ToolResult:
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
         old_text, new_text = text_or_bytes(current), text_or_bytes(restored)
         check = vet(ws, path, old_text, new_text, may_refuse=False)
-        planned = Planned(change.path, current, version, restored)
-        new_version = commit_all(ws, call, [planned], undoes=change)[0]
+        write = FileWrite(change.path, restored, version or ABSENT, base=current)
+        new_version = commit_all(ws, call, [write], undoes=change)[0]
     include = wants_texts(ws, len(current or b""), len(restored or b""))
     payload = diff_texts(old_text, new_text, path=path, include_texts=include)
     payload = with_refs(ws, payload, current_sha, digest(new_version))
@@ -130,10 +130,10 @@ def _undo_span(
                          first_line=first_line)  # fmt: skip
     prefix = ws.contents.state_below(version.digest, start)
     new_steps: list[tuple[int, Digester]] = []
-    planned = Planned(path, current, version, splice_views(current, [span]), span,
-                      after_digest=change.before_blob, prefix=prefix, on_step=new_steps.append)  # fmt: skip
+    write = FileWrite(path, splice_views(current, [span]), version, change.before_blob, prefix,
+                      new_steps.append, base=current, span=span)  # fmt: skip
     try:
-        new_version = commit_all(ws, call, [planned], undoes=change)[0]
+        new_version = commit_all(ws, call, [write], undoes=change)[0]
     except SandboxError as exc:
         if exc.code != "blob_corrupt":
             raise

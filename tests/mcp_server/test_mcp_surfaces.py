@@ -34,10 +34,14 @@ def conforms(result: ToolResult) -> dict[str, Any]:
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
+def root(tmp_path: Path) -> Path:
     (tmp_path / "notes.txt").write_text("one\ntwo\nthree\n")
-    with Session(tmp_path, deny=["secret"]) as s:
-        yield s
+    return tmp_path
+
+
+@pytest.fixture
+def session_options() -> dict[str, Any]:
+    return {"deny": ["secret"]}
 
 
 def test_surfaces_show_the_names_agents_are_trained_on() -> None:

@@ -26,11 +26,10 @@ def message(result: ToolResult) -> str:
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
+def root(tmp_path: Path) -> Path:
     (tmp_path / "long.txt").write_text(LONG)
     (tmp_path / "dup.txt").write_text("a a\na a\nb\n")
-    with Session(tmp_path) as s:
-        yield s
+    return tmp_path
 
 
 def test_text_editor_long_view_points_at_view_range(session: Session) -> None:

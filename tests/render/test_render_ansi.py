@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import io
-import sys
-from pathlib import Path
 
 import pytest
+from diff_corpus import Case, corpus
 from rich.console import Console
 
 from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_texts, line_diff
 from edittools.render import render_result, wants_colour, write_line_diff
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "diff"))
-from diff_corpus import Case, corpus
 
 CHANGED = [
     case

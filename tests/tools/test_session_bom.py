@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,6 @@ ENCODINGS = {
     "utf-16-le": codecs.BOM_UTF16_LE,
     "utf-16-be": codecs.BOM_UTF16_BE,
 }
-
-
-@pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    with Session(tmp_path) as s:
-        yield s
 
 
 def _file(s: Session, encoding: str, text: str) -> Path:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import codecs
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -59,9 +59,8 @@ def split_around(data: bytes, piece: bytes) -> tuple[bytes, bytes]:
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    with Session(tmp_path, require_read=False) as s:
-        yield s
+def session_options() -> dict[str, Any]:
+    return {"require_read": False}
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -10,7 +10,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,10 +40,9 @@ def root(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def session(root: Path) -> Iterator[Session]:
-    with Session(root) as s:
-        assert not s.read("a.py").is_error and not s.read("b.txt").is_error
-        yield s
+def session(session: Session) -> Session:
+    assert not session.read("a.py").is_error and not session.read("b.txt").is_error
+    return session
 
 
 def cancelled() -> threading.Event:

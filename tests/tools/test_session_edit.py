@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,9 +11,8 @@ from edittools import Session, ToolResult
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    with Session(tmp_path, require_read=False) as s:
-        yield s
+def session_options() -> dict[str, Any]:
+    return {"require_read": False}
 
 
 def put(session: Session, name: str, data: bytes) -> Path:

@@ -5,17 +5,17 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from edittools import Session, ToolResult
-from edittools import _workspace as workspace_module
 from edittools._contents import KnownContents
 from edittools.tools import _executor as executor_module
 from edittools.tools import edit as edit_module
 from edittools.tools import undo as undo_module
+from sandbox import FileWrite, Sandbox, digest_of
 from sandbox import _files as files_module
-from sandbox import digest_of
 from sandbox._digest import THREAD_BYTES
 
 
@@ -171,13 +171,13 @@ def test_a_large_file_s_new_content_hashed_from_a_state_is_recorded_by_its_true_
     assert len(data) > 2 * THREAD_BYTES
     (tmp_path / "f.py").write_bytes(data)
     prefixes = []
-    real = workspace_module.FileWrite
+    real = Sandbox.commit_files
 
-    def spy(*args: object, **kwargs: object) -> object:
-        prefixes.append(args[4] if len(args) > 4 else kwargs.get("prefix"))
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+    def spy(self: Sandbox, writes: list[FileWrite], **kwargs: Any) -> object:
+        prefixes.extend(w.prefix for w in writes)
+        return real(self, writes, **kwargs)
 
-    monkeypatch.setattr(workspace_module, "FileWrite", spy)
+    monkeypatch.setattr(Sandbox, "commit_files", spy)
     # Every read is hashed: none is taken as what the session wrote (tested apart below).
     monkeypatch.setattr(KnownContents, "written_digest", lambda *_: None)
     with Session(tmp_path, syntax_max_bytes=0) as session:

@@ -6,7 +6,6 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -31,12 +30,6 @@ def root(tmp_path: Path) -> Path:
     (path / "a.txt").write_bytes(b"alpha\nbeta\ngamma\n")
     (tmp_path / "outside.txt").write_bytes(b"outside\n")
     return path
-
-
-@pytest.fixture
-def session(root: Path) -> Iterator[Session]:
-    with Session(root) as s:
-        yield s
 
 
 def test_not_found_for_every_tool_that_needs_the_file(session: Session, root: Path) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,18 +16,13 @@ CONFIG = "[core]\n\trepositoryformatversion = 0\n"
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
+def root(tmp_path: Path) -> Path:
+    """A git repository."""
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".git/config").write_text(CONFIG)
     (tmp_path / "app.py").write_text("x = 1\n")
     os.symlink(".git/hooks", tmp_path / "hooks_link")
     return tmp_path
-
-
-@pytest.fixture
-def session(repo: Path) -> Iterator[Session]:
-    with Session(repo) as s:
-        yield s
 
 
 def _protected(result: object, *hints: str) -> None:
@@ -41,9 +35,9 @@ def _protected(result: object, *hints: str) -> None:
 
 
 def test_every_changing_tool_is_refused_under_git_and_the_repo_is_unchanged(
-    session: Session, repo: Path
+    session: Session, root: Path
 ) -> None:
-    before = (repo / ".git/config").read_bytes()
+    before = (root / ".git/config").read_bytes()
     assert not session.read(".git/config").is_error  # reading stays allowed
     _protected(session.write(".git/config", "[core]\n\tfsmonitor = ./evil\n"), ".git/config")
     _protected(session.edit(".git/config", "[core]", "[core]\n\tfsmonitor = ./evil"))
@@ -57,39 +51,39 @@ def test_every_changing_tool_is_refused_under_git_and_the_repo_is_unchanged(
     )
     _protected(session.apply_patch(patch))
     _protected(session.call("write", {"path": ".git/info/x", "content": "y"}, dry_run=True))
-    assert (repo / ".git/config").read_bytes() == before
-    assert (repo / "app.py").read_text() == "x = 1\n"  # all files or none
-    assert not (repo / ".git/hooks/pre-commit").exists()
-    assert not (repo / ".git/hooks/post-merge").exists()
-    assert not (repo / ".git/hooks/post-checkout").exists()
-    assert not (repo / "vendor").exists()
+    assert (root / ".git/config").read_bytes() == before
+    assert (root / "app.py").read_text() == "x = 1\n"  # all files or none
+    assert not (root / ".git/hooks/pre-commit").exists()
+    assert not (root / ".git/hooks/post-merge").exists()
+    assert not (root / ".git/hooks/post-checkout").exists()
+    assert not (root / "vendor").exists()
 
 
-def test_the_option_lifts_the_rule(repo: Path) -> None:
-    with Session(repo, allow_git_writes=True) as s:
+def test_the_option_lifts_the_rule(root: Path) -> None:
+    with Session(root, allow_git_writes=True) as s:
         assert s.options.allow_git_writes
         assert not s.read(".git/config").is_error
         assert not s.edit(".git/config", "= 0", "= 0\n\tbare = false").is_error
-    with Session(repo, options=SessionOptions(allow_git_writes=True, require_read=False)) as s:
+    with Session(root, options=SessionOptions(allow_git_writes=True, require_read=False)) as s:
         assert not s.write(".git/description", "mine\n").is_error
-    assert "bare = false" in (repo / ".git/config").read_text()
-    assert (repo / ".git/description").read_text() == "mine\n"
+    assert "bare = false" in (root / ".git/config").read_text()
+    assert (root / ".git/description").read_text() == "mine\n"
 
 
-def test_a_given_sandbox_decides_and_the_options_say_so(repo: Path) -> None:
-    with Sandbox(repo) as sb, pytest.raises(ValueError, match="allow_git_writes"):
+def test_a_given_sandbox_decides_and_the_options_say_so(root: Path) -> None:
+    with Sandbox(root) as sb, pytest.raises(ValueError, match="allow_git_writes"):
         Session(sandbox=sb, allow_git_writes=True)
-    with Sandbox(repo, allow_git_writes=True) as sb:
+    with Sandbox(root, allow_git_writes=True) as sb:
         s = Session(sandbox=sb, require_read=False)
         assert s.options.allow_git_writes
         assert not s.write(".git/description", "x\n").is_error
 
 
-def test_the_command_line_refuses_unless_allow_git_writes(repo: Path, capsys) -> None:
-    status = main(["write", "--root", str(repo), ".git/config", "[core]\n"])
+def test_the_command_line_refuses_unless_allow_git_writes(root: Path, capsys) -> None:
+    status = main(["write", "--root", str(root), ".git/config", "[core]\n"])
     assert status == 1
     assert "Error (protected)" in capsys.readouterr().out
-    assert (repo / ".git/config").read_text() == CONFIG
-    status = main(["write", "--root", str(repo), ".git/config", "[core]\n", "--allow-git-writes"])
+    assert (root / ".git/config").read_text() == CONFIG
+    status = main(["write", "--root", str(root), ".git/config", "[core]\n", "--allow-git-writes"])
     assert status == 0
-    assert (repo / ".git/config").read_text() == "[core]\n"
+    assert (root / ".git/config").read_text() == "[core]\n"

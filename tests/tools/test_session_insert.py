@@ -14,10 +14,9 @@ from edittools import Session, ToolResult
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
+def root(tmp_path: Path) -> Path:
     (tmp_path / "notes.txt").write_text("one\ntwo\nthree\n")
-    with Session(tmp_path) as s:
-        yield s
+    return tmp_path
 
 
 def code_of(result: ToolResult) -> str | None:

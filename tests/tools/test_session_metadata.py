@@ -69,12 +69,6 @@ def root(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def session(root: Path) -> Iterator[Session]:
-    with Session(root) as s:
-        yield s
-
-
 def _attrs(path: Path) -> dict[str, bytes]:
     return {name: os.getxattr(path, name) for name in os.listxattr(path)}
 

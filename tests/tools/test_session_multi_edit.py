@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,11 +10,12 @@ from edittools import Session
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    (tmp_path / "f.py").write_bytes(b"def a():\n    return 1\n\n\ndef b():\n    return 2\n")
-    with Session(tmp_path) as s:
-        s.read("f.py")
-        yield s
+def session(session: Session) -> Session:
+    (session.sandbox.root / "f.py").write_bytes(
+        b"def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    )
+    session.read("f.py")
+    return session
 
 
 def path_of(session: Session) -> Path:

@@ -18,11 +18,10 @@ MOVE = (
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Session:
+def root(tmp_path: Path) -> Path:
     (tmp_path / "a.txt").write_text("old one\nold two\n")
     (tmp_path / "src.txt").write_text("source\n")
-    with Session(tmp_path) as s:
-        yield s
+    return tmp_path
 
 
 def test_own_surface_refuses_to_add_over_an_existing_file(session: Session) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,12 +38,6 @@ JPEG = bytes.fromhex(
     "95969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9da"
     "e2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000c03010002110311003f00c7a28a2b84fa83ffd9"
 )
-
-
-@pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    with Session(tmp_path) as s:
-        yield s
 
 
 def put(session: Session, name: str, data: bytes) -> None:

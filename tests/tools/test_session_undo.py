@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,11 +10,10 @@ from edittools import Session
 
 
 @pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    (tmp_path / "f.txt").write_bytes(b"v0\n")
-    with Session(tmp_path) as s:
-        s.read("f.txt")
-        yield s
+def session(session: Session) -> Session:
+    (session.sandbox.root / "f.txt").write_bytes(b"v0\n")
+    session.read("f.txt")
+    return session
 
 
 def content(session: Session) -> bytes:

@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tool_helpers import tree
 
 from edittools import Session
-
-
-@pytest.fixture
-def session(tmp_path: Path) -> Iterator[Session]:
-    with Session(tmp_path) as s:
-        yield s
 
 
 def test_create_with_parents(session: Session) -> None:

@@ -36,12 +36,6 @@ def root(tmp_path: pathlib.Path) -> pathlib.Path:
 
 
 @pytest.fixture
-def session(root: pathlib.Path) -> Iterator[Session]:
-    with Session(root) as s:
-        yield s
-
-
-@pytest.fixture
 def watching(session: Session) -> Iterator[ExternalWatcher]:
     with ExternalWatcher(session.sandbox, workspace=session.workspace, quiet=0.05) as watcher:
         yield watcher

@@ -6,7 +6,7 @@ import os
 from contextlib import ExitStack
 
 from edittools._errors import ToolError
-from edittools._workspace import Change, Planned, Workspace
+from edittools._workspace import Change, Workspace
 from edittools.artifacts import ToolResult
 from edittools.tools._call import Call
 from edittools.tools._executor import (
@@ -19,7 +19,7 @@ from edittools.tools._executor import (
 )
 from edittools.tools._large.scan import hash_counting
 from edittools.tools._large.windows import windowed_diff
-from sandbox import SandboxError, Splice
+from sandbox import FileWrite, SandboxError, Splice
 
 __all__ = ["streamed_undo"]
 
@@ -92,7 +92,7 @@ def streamed_undo(ws: Workspace, call: Call, change: Change) -> ToolResult:
             if writer is None
             else writer.finish(version.size, change.before_blob)
         )
-        planned = Planned(path, None, version, restored_content)
-        new_version = commit_all(ws, call, [planned], undoes=change)[0]
+        write = FileWrite(path, restored_content, version)
+        new_version = commit_all(ws, call, [write], undoes=change)[0]
     payload = with_refs(ws, payload, version.digest, digest(new_version))
     return change_result(summary("Undid the last change to", payload), payload, None)
