@@ -13,7 +13,7 @@ from typing import Literal
 
 from ._baselines import ABSENT, SKIP, Baseline, BaselineTable
 
-__all__ = ["ChangeKind", "FileChange", "Pending", "settle"]
+__all__ = ["ChangeKind", "FileChange", "Pending", "changes_of"]
 
 ChangeKind = Literal["created", "modified", "deleted", "moved"]
 
@@ -47,7 +47,7 @@ class Pending:
     links: set[str] = field(default_factory=set)
 
 
-def settle(
+def changes_of(
     batch: dict[str, Pending], current: dict[str, object], baselines: BaselineTable
 ) -> list[FileChange]:
     """Compare each path of a batch with its baseline; moves first, then the rest.

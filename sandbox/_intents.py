@@ -356,7 +356,7 @@ class Committer:
                     continue  # its writer is alive and holds the locks
                 if intents.is_open(self._index, intent):
                     try:
-                        self._settle(intent, targets, refused)
+                        self._complete_or_roll_back(intent, targets, refused)
                     except (OSError, SandboxError):
                         continue  # could not look at every file: left for a later open
                     settled += 1
@@ -379,7 +379,9 @@ class Committer:
         except (SandboxError, ValueError):
             return False
 
-    def _settle(self, intent: int, targets: list[_Target], refused: list[str]) -> None:
+    def _complete_or_roll_back(
+        self, intent: int, targets: list[_Target], refused: list[str]
+    ) -> None:
         """Complete or roll back the intent on `targets`; the `refused` ones are left alone."""
         for target in targets:
             target.look(self._gate)  # an unexpected failure leaves the intent for a later open
@@ -402,7 +404,7 @@ class Committer:
             t.drop_tmp(self._gate)
         reports = [(outcome, [t.path for t in targets]), ("refused", refused)]
         with self._index.transaction() as db:
-            intents.settle_intent(db, intent, done=outcome == "completed" and bool(targets),
+            intents.close_recovered(db, intent, done=outcome == "completed" and bool(targets),
                                   reports=[r for r in reports if r[1]])  # fmt: skip
 
     def claim_recoveries(self) -> list[tuple[str, list[str]]]:

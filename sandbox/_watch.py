@@ -39,7 +39,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ._baselines import Baseline, BaselineTable, look, scan
-from ._batch import ChangeKind, FileChange, Pending, settle
+from ._batch import ChangeKind, FileChange, Pending, changes_of
 from ._errors import SandboxError
 from ._sandbox import Sandbox
 
@@ -274,7 +274,7 @@ class Watcher:
                     self._cond.wait(self._wait_time())
                     batch = self._take_due(force=self._stopping)
             try:
-                changes = self._settle(batch)
+                changes = self._changes_of(batch)
             except Exception:  # keep watching: one bad batch must not end the worker
                 _log.exception("sandbox watcher: could not settle %s", sorted(batch))
                 continue
@@ -316,10 +316,10 @@ class Watcher:
         except Exception:
             _log.exception("sandbox watcher: on_change failed for %s", change.path)
 
-    def _settle(self, batch: dict[str, Pending]) -> list[FileChange]:
+    def _changes_of(self, batch: dict[str, Pending]) -> list[FileChange]:
         """Look at each path of a batch now and turn the batch into changes."""
         current = {rel: self._look(rel) for rel in batch}
-        return settle(batch, current, self._baselines)
+        return changes_of(batch, current, self._baselines)
 
     def _warm(self) -> None:
         """Read the content of each file that has a stat-only baseline, until stopped."""

@@ -13,12 +13,12 @@ from sandbox.state.index import StateIndex
 __all__ = [
     "claim_recovery",
     "close_intent",
+    "close_recovered",
     "drop_intent",
     "intent_files",
     "is_open",
     "open_intent",
     "open_intents",
-    "settle_intent",
     "unreported_recoveries",
 ]
 
@@ -72,7 +72,7 @@ def is_open(index: StateIndex, intent: int) -> bool:
     return bool(index.rows("SELECT 1 FROM intents WHERE id = ? AND state = 'open'", (intent,)))
 
 
-def settle_intent(
+def close_recovered(
     db: sqlite3.Connection, intent: int, *, done: bool, reports: Sequence[tuple[str, list[str]]]
 ) -> None:
     """Close a recovered intent (kept as done, or deleted) and record what recovery did."""

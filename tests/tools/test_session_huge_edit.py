@@ -532,18 +532,18 @@ def test_a_streamed_multi_edit_writes_the_sequential_result_or_nothing(
 def test_a_file_that_grows_while_its_changes_are_placed_is_refused(tmp_path: Path) -> None:
     from edittools._errors import ToolError
     from edittools.tools._call import Call
-    from edittools.tools._large.windows import settled
+    from edittools.tools._large.windows import hash_and_diff
 
     (tmp_path / "big.txt").write_bytes(DATA)
     with session(tmp_path, require_read=False) as s, s.sandbox.open_reader("big.txt") as reader:
         fd = reader.fileno()
         span = (24, 48, b"row 0000002 CHANGED\n")
-        version, _, payload = settled(s.workspace, Call(), fd, "big.txt", len(DATA), [span])
+        version, _, payload = hash_and_diff(s.workspace, Call(), fd, "big.txt", len(DATA), [span])
         assert version.size == len(DATA) and payload.stats.added == 1
         with open(tmp_path / "big.txt", "ab") as grown:
             grown.write(b"appended meanwhile\n")
         with pytest.raises(ToolError) as info:
-            settled(s.workspace, Call(), fd, "big.txt", len(DATA), [span])
+            hash_and_diff(s.workspace, Call(), fd, "big.txt", len(DATA), [span])
     assert info.value.code == "stale_read"
 
 

@@ -26,7 +26,7 @@ from edittools.tools._call import Call
 from edittools.tools._executor import change_result, commit, digest, summary, with_refs
 from edittools.tools._large.scan import FIND_KEPT, find_lines
 from edittools.tools._large.text import check_text, crlf_variant
-from edittools.tools._large.windows import settled
+from edittools.tools._large.windows import hash_and_diff
 from edittools.tools._params import EditOperation
 from sandbox import Splice
 
@@ -68,7 +68,7 @@ def streamed_multi_edit(
             if variant is not None and not found[k] and places:
                 needles[k], found[k], tiers[k] = variant, places, "newlines"
         spans = _place(fd, size, path, edits, needles, found[: len(edits)], tiers)
-        version, new_digest, payload = settled(ws, call, fd, path, size, spans)
+        version, new_digest, payload = hash_and_diff(ws, call, fd, path, size, spans)
         new_version = commit(ws, call, path, None, version, Splice(tuple(spans), size, new_digest))
     payload = with_refs(ws, payload, version.digest, digest(new_version))
     tier = next((t for t in tiers if t != "exact"), "exact")

@@ -25,7 +25,7 @@ from edittools.tools._call import Call
 from edittools.tools._executor import open_for_change
 from edittools.tools._large.scan import FIND_KEPT, find_lines
 from edittools.tools._large.text import check_text, crlf_file
-from edittools.tools._large.windows import settled
+from edittools.tools._large.windows import hash_and_diff
 from edittools.tools._patch import FilePatch, PatchHunk
 from sandbox import Splice, Staged, Version
 
@@ -60,7 +60,9 @@ def streamed_patch(
         for start, stop, new in spans:  # the kernel writes the new file from now on
             writer.replace(start, stop, new)
         writer.keep(size)
-    version, new_digest, payload = settled(ws, call, fd, path, size, spans, must_have_read=False)
+    version, new_digest, payload = hash_and_diff(
+        ws, call, fd, path, size, spans, must_have_read=False
+    )
     content: Splice | Staged = (
         Splice(tuple(spans), size, new_digest)
         if writer is None

@@ -13,12 +13,12 @@ from edittools.tools._guard import ensure_fresh
 from edittools.tools._large.scan import hash_counting
 from sandbox import Version
 
-__all__ = ["settled", "windowed_diff"]
+__all__ = ["hash_and_diff", "windowed_diff"]
 
 _CONTEXT = 3
 
 
-def settled(
+def hash_and_diff(
     ws: Workspace,
     call: Call,
     fd: int,
