@@ -12,7 +12,7 @@ import typing as _typing
 from edittools._lazy import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
-    from edittools._choices import STATE_DIR_HELP, SYNTAX_POLICIES
+    from edittools._choices import STALE_POLICIES, STATE_DIR_HELP, SYNTAX_POLICIES
     from edittools._errors import ToolError
     from edittools._external import ExternalWatcher
     from edittools._options import SessionOptions
@@ -21,6 +21,7 @@ if _typing.TYPE_CHECKING:
     from edittools.dialects import adapt
 
 __all__ = [
+    "STALE_POLICIES",
     "STATE_DIR_HELP",
     "SYNTAX_POLICIES",
     "ExternalWatcher",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 _HOMES = {
+    "STALE_POLICIES": "edittools._choices",
     "STATE_DIR_HELP": "edittools._choices",
     "SYNTAX_POLICIES": "edittools._choices",
     "ExternalWatcher": "edittools._external",

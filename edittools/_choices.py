@@ -12,6 +12,11 @@ SyntaxPolicy = Literal["warn", "refuse", "off"]
 SYNTAX_POLICIES: tuple[str, ...] = get_args(SyntaxPolicy)
 """What a change that breaks its file's syntax gets: a warning, a refusal, or no check."""
 
+StalePolicy = Literal["region", "file", "off"]
+STALE_POLICIES: tuple[str, ...] = get_args(StalePolicy)
+"""How a change of a file that changed since the session read it is judged: by the lines it
+touches (`region`), by the whole file (`file`), or not at all (`off`)."""
+
 STATE_DIR_HELP = (
     "where to keep the tools' state (read records, journal, undo history), outside the root "
     "(default: $EDITTOOLS_STATE_DIR, else $XDG_STATE_HOME/edittools, else "

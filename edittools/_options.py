@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from edittools._choices import SyntaxPolicy
+from edittools._choices import STALE_POLICIES, StalePolicy, SyntaxPolicy
 
 MiB = 1024 * 1024
 SCAN_CHUNK = 2 * MiB
@@ -32,6 +32,12 @@ class SessionOptions:
     A file over `max_file_bytes` is edited by a streamed scan that reads `scan_chunk_bytes` at a
     time. A call waits at most `lock_timeout` seconds for a file another process is changing,
     then fails with `busy` (a stopped or hung holder cannot hang every other caller).
+    `stale` judges a change of a file that changed since the session read it: `region` makes an
+    edit, insert or patch whose lines do not meet what changed (the read content kept, up to
+    `baseline_bytes`) on the file as it is now and says what else changed; `file` refuses it
+    (`stale_read`); `off` changes the file as it is. `write` replaces the whole file: stale under
+    `region` and `file` alike. `agent` names who makes the session's calls: it is kept with each
+    change, and a refusal or note about a change made by another session names it.
     """
 
     require_read: bool = True
@@ -50,3 +56,11 @@ class SessionOptions:
     checkpoint_on_start: bool = True
     scan_chunk_bytes: int = SCAN_CHUNK
     lock_timeout: float = 5.0
+    stale: StalePolicy = "region"
+    agent: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.stale not in STALE_POLICIES:
+            raise ValueError(
+                f"unknown stale policy {self.stale!r}; choose one of: region, file, off"
+            )

@@ -67,6 +67,7 @@ class Session:
             options = replace(options, allow_git_writes=sandbox.allow_git_writes)
         self.sandbox = sandbox
         self._cancel: threading.Event | None = None  # set inside `cancellable`
+        self._agent: str | None = None  # set inside `acting_as`
         self._owned = _Owned(sandbox if self._owns_sandbox else None)
         # Holds `_owned`, never the session: it runs once the session is unreachable.
         self._finalizer = weakref.finalize(self, _dropped, self._owned, str(sandbox.root))
@@ -204,13 +205,32 @@ class Session:
         return self.call("accept", {"path": path, "hunks": refs, "since": since})
 
     def call(
-        self, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool = False
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | Any,
+        *,
+        dry_run: bool = False,
+        agent: str | None = None,
     ) -> ToolResult:
         """Run tool `name` with raw `arguments` (as a model sent them); never raises for bad input.
 
-        With `dry_run` the change and its diff are computed but nothing is written.
+        With `dry_run` the change and its diff are computed but nothing is written. `agent` names
+        who makes this call (default: the session's `agent` option).
         """
-        return run_tool(self.workspace, name, arguments, dry_run=dry_run, cancel=self._cancel)
+        agent = agent or self._agent
+        return run_tool(
+            self.workspace, name, arguments, dry_run=dry_run, cancel=self._cancel, agent=agent
+        )
+
+    @contextmanager
+    def acting_as(self, agent: str | None) -> Iterator[None]:
+        """Calls made inside the block are made by `agent` (kept with their changes, named in
+        other sessions' refusals and notes), unless a call names its own."""
+        self._agent = agent
+        try:
+            yield
+        finally:
+            self._agent = None
 
     @contextmanager
     def cancellable(self, cancel: threading.Event) -> Iterator[None]:

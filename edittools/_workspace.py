@@ -118,38 +118,43 @@ class Workspace:
             return None
         return self.sandbox.store.put(data)
 
-    def note_seen(self, path: str, data: bytes, version: Version) -> Baseline:
-        """Remember that `path` is known as `data` (after a read, write or edit)."""
+    def note_seen(
+        self, path: str, data: bytes, version: Version, *, reader: str | None = None
+    ) -> Baseline:
+        """Remember that `path` is known as `data` (after a read, write or edit) by `reader` (an
+        agent's name; default: the session's)."""
         record = Baseline(version.digest, self._blob_of(data, version.digest))
         # Not synced (WAL, synchronous=NORMAL): committed, so the next process sees it, but a power
         # cut may take it back to the previous record. That fails safe: a lost record asks for
         # one more read (`not_read`), an older one is refused by its digest (`stale_read`); never
         # a wrong write. A sync per read would cost more than the read.
-        self._record(path, record)
+        self._record(path, record, reader)
         return record
 
-    def note_seen_version(self, path: str, version: Version) -> Baseline:
+    def note_seen_version(
+        self, path: str, version: Version, *, reader: str | None = None
+    ) -> Baseline:
         """Remember that `path` is known by its version alone (a file read in a streamed pass)."""
         record = Baseline(version.digest, None)
-        self._record(path, record)
+        self._record(path, record, reader)
         return record
 
-    def _record(self, path: str, record: Baseline) -> None:
-        if self.seen(path) == record:
+    def _record(self, path: str, record: Baseline, reader: str | None) -> None:
+        if self.seen(path, reader=reader) == record:
             return  # a read of an unchanged file (the usual repeat) opens no write transaction
         assert record.digest is not None  # the tools' records are of contents read
         with self._index.transaction(durable=False) as db:
-            history.put_read(db, path, record.digest, record.blob_id)
+            history.put_read(db, self._reader(reader), path, record.digest, record.blob_id)
 
-    def forget(self, path: str) -> None:
-        """Drop what was known of `path` (after a delete)."""
-        with self._index.transaction(durable=False) as db:
-            history.delete_read(db, path)
-
-    def seen(self, path: str) -> Baseline | None:
-        """The record of the last read or write of `path`, if any."""
-        row = history.read_record(self._index, path)
+    def seen(self, path: str, *, reader: str | None = None) -> Baseline | None:
+        """The record of the last read or write of `path` by `reader` (an agent's name;
+        default: the session's), if any. Each named agent has its own records; unnamed sessions
+        share theirs (a read in one process counts for the next)."""
+        row = history.read_record(self._index, self._reader(reader), path)
         return Baseline(*row) if row is not None else None
+
+    def _reader(self, reader: str | None) -> str:
+        return (self.options.agent or "") if reader is None else reader
 
     def seen_bytes(self, record: Baseline) -> bytes | None:
         """The content a read record refers to, when it was kept (checked against its id)."""
@@ -248,6 +253,7 @@ class Workspace:
         *,
         undoes: Change | None = None,
         stop: Callable[[], None] | None = None,
+        actor: str | None = None,
     ) -> list[Version | None]:
         """Write every planned file or none, recording the undo history in the same transaction.
 
@@ -255,7 +261,7 @@ class Workspace:
         change being pushed. Returns the new versions (None for a deleted file). The new contents
         are hashed once, while they are written; what the session has now seen of each file is
         recorded as a recipe on the old content (see `content`), not as a second copy.
-        `stop` raises to cancel the call: it is asked before the new contents are written out and
+        `actor` names who made the change (kept with it). `stop` raises to cancel the call: it is asked before the new contents are written out and
         again just before the intent commits, so a cancelled call writes nothing.
         """
         halt = stop or _go_on
@@ -268,11 +274,12 @@ class Workspace:
             for p, version in zip(planned, versions, strict=True):
                 after = None if version is None else version.digest
                 if undoes is None:
-                    history.push_change(db, p.path, p.expect_digest, after, intent)
+                    history.push_change(db, p.path, p.expect_digest, after, intent, actor)
                 if after is None:
-                    history.delete_read(db, p.path)
+                    history.delete_read(db, self._reader(actor), p.path)
                 else:
-                    history.put_read(db, p.path, after, self._keep_after(db, p, after))
+                    blob = self._keep_after(db, p, after)
+                    history.put_read(db, self._reader(actor), p.path, after, blob)
             if undoes is not None:
                 history.mark_undone(db, undoes.id, intent)
 
@@ -309,6 +316,14 @@ class Workspace:
         data = p.data if isinstance(p.data, bytes) else b"".join(p.data)
         # Unsynced: the file holds it (synced); a later change of it links the file instead.
         return self.sandbox.store.put(data, blob_id=digest, durable=False)
+
+    def writer_of(self, path: str, digest: str) -> tuple[str | None, float] | None:
+        """Who made `path` hold content `digest` through the tools (an actor's name, None when
+        unnamed) and when; None when the tools never wrote it (a change made outside them)."""
+        row = history.writer_of(self._index, path, digest)
+        if row is None or not isinstance(row[1], int | float):
+            return None
+        return (row[0] if isinstance(row[0], str) else None), float(row[1])
 
     def last_change(self, path: str) -> Change | None:
         """The most recent change of `path` not yet undone."""

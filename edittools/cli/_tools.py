@@ -100,6 +100,7 @@ def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool =
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
         p.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX_HELP)
         p.add_argument("--allow-git-writes", action="store_true", help=_GIT_HELP)
+        p.add_argument("--agent", help="who makes the change: kept with it, named to others")
     p.set_defaults(run=run)
     return p
 
@@ -117,6 +118,7 @@ def _session(args: argparse.Namespace) -> Session:
         require_read=False,
         syntax_check=policy,
         allow_git_writes=git,
+        agent=getattr(args, "agent", None),
     )
 
 

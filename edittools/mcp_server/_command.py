@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from edittools import STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
+from edittools import STALE_POLICIES, STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
 from edittools.mcp_server._images import MAX_BYTES, MAX_SIDE, ImageLimits
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
@@ -13,6 +13,10 @@ from sandbox import SandboxError
 
 _GIT = "let the tools write under .git/ (refused by default: git runs hooks and config)"
 _SYNTAX = "what a change that breaks a file's syntax gets: warn (default), refuse, or off"
+_STALE = (
+    "a change of a file that changed since it was read: made when it does not meet what "
+    "changed (region, default), refused (file), or made on the file as it is (off)"
+)
 
 
 def serve_parser(prog: str) -> argparse.ArgumentParser:
@@ -47,6 +51,7 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX)
     parser.add_argument("--allow-git-writes", action="store_true", help=_GIT)
+    parser.add_argument("--stale", choices=STALE_POLICIES, default=defaults.stale, help=_STALE)
     parser.add_argument(
         "--require-read",
         action=argparse.BooleanOptionalAction,
@@ -107,6 +112,7 @@ def options_of(args: argparse.Namespace) -> SessionOptions:
         max_file_bytes=args.max_file_bytes,
         syntax_check=args.syntax_check,
         allow_git_writes=args.allow_git_writes,
+        stale=args.stale,
     )
 
 

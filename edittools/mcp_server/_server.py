@@ -113,28 +113,33 @@ def build_server(
             ).result()
             return answer(result)
         arguments = params.arguments or {}
+        agent = _client_name(ctx)
         if tool.read_only or ctx.request_id is None:
             async with one_at_a_time:
-                return run(tool, arguments, None)
+                return run(tool, arguments, None, agent)
         key = coerce_request_id(ctx.request_id)  # as the SDK matches a cancel to its request
         cancel = cancels[key] = threading.Event()
         try:
             async with one_at_a_time:
                 # Not abandoned when the SDK cancels this task: the lock is held until the
                 # thread ends, and the cancel event stops the change if it is not yet committed.
-                return await anyio.to_thread.run_sync(run, tool, arguments, cancel)
+                return await anyio.to_thread.run_sync(run, tool, arguments, cancel, agent)
         finally:
             if cancels.get(key) is cancel:
                 del cancels[key]
 
     def run(
-        tool: SurfaceTool, arguments: dict[str, Any], cancel: threading.Event | None
+        tool: SurfaceTool,
+        arguments: dict[str, Any],
+        cancel: threading.Event | None,
+        agent: str | None,
     ) -> types.CallToolResult:
         try:
-            if cancel is None:
-                return answer(tool.call(session, arguments))
-            with session.cancellable(cancel):
-                return answer(tool.call(session, arguments))
+            with session.acting_as(agent):
+                if cancel is None:
+                    return answer(tool.call(session, arguments))
+                with session.cancellable(cancel):
+                    return answer(tool.call(session, arguments))
         except Exception as exc:  # the one place the server catches what the tools did not
             _log.exception("tool %s failed unexpectedly", tool.name)
             result = ToolError(
@@ -295,3 +300,15 @@ async def _run_stdio(server: Server[Any]) -> None:
             tasks.start_soon(answer_malformed)
             await server.run(read_stream, write_stream, server.create_initialization_options())
             tasks.cancel_scope.cancel()
+
+
+def _client_name(ctx: Any) -> str | None:
+    """Who makes a request: the client's name from its `initialize` (with the transport's
+    session id when it has one, so two connections of one client differ); None when unknown."""
+    try:
+        info = ctx.session.client_params.client_info
+        name = str(info.name)[:80]
+    except AttributeError:
+        return None
+    session_id = getattr(ctx.session, "session_id", None)
+    return f"{name}#{str(session_id)[:8]}" if session_id else name

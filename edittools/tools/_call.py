@@ -16,10 +16,13 @@ from edittools._journal import Shown
 
 @dataclass
 class Call:
-    """The settings of one call (`dry_run`, `cancel`) and what it found (`shown`, `unkept`)."""
+    """The settings of one call (`dry_run`, `actor`, `cancel`) and what it found (`shown`,
+    `unkept`)."""
 
     dry_run: bool = False
     """Compute the change and its diff, write nothing (`_executor` is the one reader)."""
+    actor: str | None = None
+    """Who makes the call (an agent's name), kept with its changes; None: not named."""
     cancel: threading.Event | None = None
     """Once set (from another thread), the change stops before its commit (`stop_if_cancelled`);
     a change already committed stands."""
@@ -27,6 +30,11 @@ class Call:
     """What a read showed, as lines of a stored content (the runner journals it by reference)."""
     unkept: list[str] = field(default_factory=list)
     """What the changes could not keep of the replaced files' metadata, as "path: what (why)"."""
+
+    @property
+    def reader(self) -> str:
+        """Whose read records the call uses: its actor's, or the unnamed sessions' ('')."""
+        return self.actor or ""
 
     def stop_if_cancelled(self) -> None:
         """Raise `cancelled` when the call was cancelled."""

@@ -78,7 +78,9 @@ TOOLS: dict[str, ToolSpec] = {
             "replace_all is true. Do not include line-number prefixes. If the exact text is not "
             "found, differences in whitespace, indentation, line endings, quotes and dashes, "
             "blank lines and string escaping are tolerated when each line still maps to one "
-            "line of the file, and the result says so; a miss shows the closest lines.",
+            "line of the file, and the result says so; a miss shows the closest lines. If the "
+            "file changed since your read away from these lines, the edit is made and the "
+            "result shows that other change.",
             EditParams, "edittools.tools.edit", read_only=False, destructive=True, idempotent=False,
         ),
         ToolSpec(

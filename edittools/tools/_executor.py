@@ -69,7 +69,7 @@ def commit_all(
         for p in planned:
             ws.sandbox.check_write(p.path)
         return [None] * len(planned)
-    versions = ws.commit(planned, undoes=undoes, stop=call.stop_if_cancelled)
+    versions = ws.commit(planned, undoes=undoes, stop=call.stop_if_cancelled, actor=call.actor)
     for p, version in zip(planned, versions, strict=True):
         if version is not None:
             call.unkept += [f"{p.path}: {what}" for what in version.unkept]

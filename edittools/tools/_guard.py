@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.diff import diff_texts, unified_excerpt
-from sandbox import Digester, PendingVersion, SandboxError, Version
+from edittools.tools._call import Call
+from edittools.tools._region import Base
+from sandbox import Baseline, Digester, PendingVersion, SandboxError, Version
 
 
 def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
@@ -81,7 +84,13 @@ def read_if_exists_deferred(
 
 
 def ensure_fresh(
-    ws: Workspace, path: str, data: bytes | None, version: Version, *, must_have_read: bool = True
+    ws: Workspace,
+    call: Call,
+    path: str,
+    data: bytes | None,
+    version: Version,
+    *,
+    must_have_read: bool = True,
 ) -> None:
     """Refuse a change unless the session read `path` and its content is still what it read.
 
@@ -89,33 +98,90 @@ def ensure_fresh(
     without changing it cause no false alarms. A real change is shown as a diff (unless `data` is
     None: a file too large to hold, whose refusal names no lines). With
     `must_have_read` off (patches, whose context lines check the content themselves) a file never
-    read passes, but one that changed since it was read is still refused.
+    read passes, but one that changed since it was read is still refused. Under the `off` stale
+    policy a changed file passes too. The whole-file rule; see `fresh_or_base` for the region one.
     """
+    record = _changed_since_read(ws, call, path, version, must_have_read)
+    if record is not None and ws.options.stale != "off":
+        known = None if data is None else ws.seen_bytes(record)
+        raise _stale(path, known, data, changed_by(ws, path, version))
+
+
+def fresh_or_base(
+    ws: Workspace,
+    call: Call,
+    path: str,
+    data: bytes,
+    version: Version,
+    *,
+    must_have_read: bool = True,
+) -> Base | None:
+    """None when `path` may be changed as it is now (`ensure_fresh` passes); under the `region`
+    stale policy, the content the session read when the file changed since (the caller makes its
+    change there and merges it onto the file as it is, see `_region`); else `stale_read`."""
+    record = _changed_since_read(ws, call, path, version, must_have_read)
+    if record is None or ws.options.stale == "off":
+        return None
+    known = ws.seen_bytes(record)
+    by = changed_by(ws, path, version)
+    if ws.options.stale == "region" and known is not None:
+        return Base(known, by)
+    raise _stale(path, known, data, by)
+
+
+def changed_by(ws: Workspace, path: str, version: Version) -> str:
+    """Who made `path` hold `version`, as the words after "changed": " by agent `x` 2 minutes
+    ago", " by the tools (in another session) ...", or " outside the tools"."""
+    found = ws.writer_of(path, version.digest)
+    if found is None:
+        return " outside the tools"
+    actor, when = found
+    who = f" by agent `{actor}`" if actor else " by the tools (in another session)"
+    return f"{who} {_ago(time.time() - when)}"
+
+
+def _ago(seconds: float) -> str:
+    if seconds < 2:
+        return "just now"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count != 1 else ''} ago"
+    return "just now"
+
+
+def _changed_since_read(
+    ws: Workspace, call: Call, path: str, version: Version, must_have_read: bool
+) -> Baseline | None:
+    """The call's reader's record of `path` when the file changed since (None: unchanged, or
+    not judged); `not_read` when it was never read and must have been."""
     if not ws.options.require_read:
-        return
-    record = ws.seen(path)
+        return None
+    record = ws.seen(path, reader=call.reader)
     if record is None:
         if not must_have_read:
-            return
+            return None
         raise ToolError(
             "not_read",
             f"{path} has not been read in this session. Read it first, then retry the change.",
             {"path": path},
         )
-    if record.digest == version.digest:
-        return
-    known = None if data is None else ws.seen_bytes(record)
+    return None if record.digest == version.digest else record
+
+
+def _stale(path: str, known: bytes | None, data: bytes | None, by: str) -> ToolError:
+    """The refusal of a change of a file that changed since it was read, with that diff."""
     if known is None or data is None:
-        raise ToolError(
+        return ToolError(
             "stale_read",
-            f"{path} changed since this session last read it. Read it again, then retry.",
+            f"{path} changed{by} since this session last read it. Read it again, then retry.",
             {"path": path},
         )
     payload = diff_texts(known, data, path=path, include_texts=False)
     shown = unified_excerpt(payload.unified)
-    raise ToolError(
+    return ToolError(
         "stale_read",
-        f"{path} changed since this session last read it (+{payload.stats.added} "
+        f"{path} changed{by} since this session last read it (+{payload.stats.added} "
         f"-{payload.stats.removed} since then). Read it again, then retry.\n{shown}",
         {"path": path, "diff": payload.model_dump(mode="json", by_alias=True)},
     )

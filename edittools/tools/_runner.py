@@ -32,6 +32,7 @@ def run_tool(
     *,
     dry_run: bool = False,
     cancel: threading.Event | None = None,
+    agent: str | None = None,
 ) -> ToolResult:
     """Validate `arguments`, run tool `name`, and turn any failure into an error result.
 
@@ -39,8 +40,9 @@ def run_tool(
     a journal that cannot be written and exceptions no tool expected all come back as results
     with `is_error` and a stable code. A dry run computes the change and its diff, writes nothing
     and is not journaled. Once `cancel` is set, a change not yet committed stops (`cancelled`).
+    `agent` names who makes the call (default: the session's `agent` option).
     """
-    call = Call(dry_run=dry_run, cancel=cancel)
+    call = Call(dry_run=dry_run, cancel=cancel, actor=agent or ws.options.agent)
     result = _run(ws, name, arguments, call)
     if call.unkept and not result.is_error:
         note = "; ".join(call.unkept)

@@ -23,10 +23,11 @@ from edittools.tools._executor import (
     with_refs,
     with_syntax,
 )
-from edittools.tools._guard import ensure_fresh, read_existing
+from edittools.tools._guard import ensure_fresh, fresh_or_base, read_existing
 from edittools.tools._large import streamed_patch
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
+from edittools.tools._region import Lines, made_elsewhere, stale_if, widened
 from sandbox import ABSENT, FileWrite, SandboxError, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
@@ -102,6 +103,7 @@ def apply_patch_overwriting(ws: Workspace, params: ApplyPatchParams, call: Call)
 
 def _replaced(
     ws: Workspace,
+    call: Call,
     path: str,
     after: bytes,
     payload: DiffPayload,
@@ -115,7 +117,7 @@ def _replaced(
     if not ws.sandbox.exists(path):
         return None
     before, version = read_existing(ws, path)
-    ensure_fresh(ws, path, before, version, must_have_read=False)
+    ensure_fresh(ws, call, path, before, version, must_have_read=False)
     old, new = text_or_bytes(before), text_or_bytes(after)
     if check is None:
         check = vet(ws, path, old, new)
@@ -139,7 +141,7 @@ def _stage(
     if patch.op == "add":
         if overwrite:
             after = TextDocument.new(patch.new_content or "").encode()
-            replaced = _replaced(ws, path, after, DiffPayload(path=path))
+            replaced = _replaced(ws, call, path, after, DiffPayload(path=path))
             if replaced is not None:
                 return replaced
         if sb.exists(path):
@@ -166,19 +168,34 @@ def _stage(
             raise
         splice, version, payload = streamed_patch(ws, call, path, patch, held)
         return _Staged((FileWrite(path, splice, version),), payload)
-    ensure_fresh(ws, path, before, version, must_have_read=False)
+    # Deleting or moving a file is judged on the whole file; an update on the lines it touches.
+    whole = patch.op == "delete" or patch.move_to is not None
+    if whole:
+        ensure_fresh(ws, call, path, before, version, must_have_read=False)
+    base = None if whole else fresh_or_base(ws, call, path, before, version, must_have_read=False)
     if patch.op == "delete":
         old = text_or_bytes(before)
         payload = diff_texts(old, None, path=path, include_texts=wants_texts(ws, len(before)))
         return _Staged((FileWrite(path, None, version, base=before),), payload)
     document = decode(before)
+
+    def patched(doc: TextDocument) -> tuple[str, str]:
+        return apply_file_patch(doc.text, patch)
+
+    def made(doc: TextDocument) -> tuple[TextDocument, list[Lines]]:
+        ours = patched(doc)[0]
+        return doc.with_text(ours), widened(doc.text, ours, _context_of(patch))
+
     try:
-        new_text, tier = apply_file_patch(document.text, patch)
+        new_text, tier = (
+            patched(document) if base is None else stale_if(patched, document, path, base, made)
+        )
     except ToolError as exc:
         # Name the file once: the patch logic's own message usually names it already.
         message = exc.message if path in exc.message else f"{path}: {exc.message}"
         raise ToolError(exc.code, message, {**(exc.detail or {}), "path": path}) from exc
     changed = document.with_text(new_text)
+    drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
     after = changed.encode()
     check = vet(
         ws,
@@ -193,7 +210,7 @@ def _stage(
     else:
         target = sb.relpath(patch.move_to)
         if overwrite and sb.exists(target):
-            return _moved_over(ws, path, before, version, target, after, tier, check)
+            return _moved_over(ws, call, path, before, version, target, after, tier, check)
         if sb.exists(target):
             raise ToolError(
                 "exists",
@@ -206,7 +223,18 @@ def _stage(
         )
         writes = (FileWrite(target, after, ABSENT), FileWrite(path, None, version, base=before))
     payload = payload.model_copy(update={"match": tier})
-    return _Staged(writes, with_syntax(payload, check), syntax_note(check))
+    return _Staged(writes, with_syntax(payload, check), syntax_note(check) + drift)
+
+
+def _context_of(patch: FilePatch) -> int:
+    """The most context lines any hunk of `patch` has before or after its changes."""
+    most = 0
+    for hunk in patch.hunks:
+        marks = [line[:1] for line in hunk.lines if line[:1] in " +-"]
+        lead = next((k for k, m in enumerate(marks) if m != " "), len(marks))
+        trail = next((k for k, m in enumerate(reversed(marks)) if m != " "), len(marks))
+        most = max(most, lead, trail)
+    return most
 
 
 def _refuse_link(ws: Workspace, patch: FilePatch, path: str) -> None:
@@ -228,6 +256,7 @@ def _refuse_link(ws: Workspace, patch: FilePatch, path: str) -> None:
 
 def _moved_over(
     ws: Workspace,
+    call: Call,
     path: str,
     before: bytes,
     version: Version,
@@ -239,7 +268,7 @@ def _moved_over(
     """A move onto existing file `target`: the target's change (what it held, what it holds
     now) and the source's removal, staged together."""
     match = DiffPayload(path=target, match=tier)
-    into = _replaced(ws, target, after, match, check)
+    into = _replaced(ws, call, target, after, match, check)
     assert into is not None  # the caller saw the target exist under its lock
     include = wants_texts(ws, len(before))
     removed = diff_texts(text_or_bytes(before), None, path=path, include_texts=include)

@@ -28,11 +28,12 @@ from edittools.tools._executor import (
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import ensure_fresh, read_existing, read_existing_deferred
+from edittools.tools._guard import fresh_or_base, read_existing, read_existing_deferred
 from edittools.tools._large import streamed_edit, streamed_multi_edit
 from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
+from edittools.tools._region import Lines, lines_of, made_elsewhere, stale_if
 from edittools.tools._splice import splice_spans, splice_views
 from edittools.tools.write import write
 from sandbox import Digester, SandboxError, TextDocument, Version, decode
@@ -75,8 +76,9 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
         plain = proven is not None and ws.contents.is_plain(proven.digest)
         byte_spans = _byte_spans(ws, before, params, plain=plain)
         version = pending.result()
+        if byte_spans is not None and fresh_or_base(ws, call, path, before, version) is not None:
+            byte_spans = None  # changed since the read: judged on its region, as text
         if byte_spans is not None:
-            ensure_fresh(ws, path, before, version)
             ws.contents.note_states(version.digest, steps)
             payload, shown = _bytes_diff(ws, path, before, version.digest, byte_spans)
             pieces = splice_views(before, byte_spans)
@@ -90,15 +92,21 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
                 ws.contents.note_states(new_version.digest, new_steps)
         else:
             document = decode(before)  # binary or undecodable first: a read would not help
-            ensure_fresh(ws, path, before, version)
-            match = locate(
-                document.text,
-                params.old_string,
-                params.new_string,
-                replace_all=params.replace_all,
-                tolerant=ws.options.tolerant,
+            base = fresh_or_base(ws, call, path, before, version)
+
+            def located(doc: TextDocument) -> Match:
+                return locate(doc.text, params.old_string, params.new_string,
+                              replace_all=params.replace_all, tolerant=ws.options.tolerant)  # fmt: skip
+
+            def made(doc: TextDocument) -> tuple[TextDocument, list[Lines]]:
+                match = located(doc)
+                return splice(doc, match)[0], lines_of(doc.text, match.spans)
+
+            match = (
+                located(document) if base is None else stale_if(located, document, path, base, made)
             )
             changed, spans = splice(document, match)
+            drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
             after = changed.encode()
             check = vet(ws, path, document.text, changed.text)
             new_version = commit(ws, call, path, before, version, after)
@@ -112,7 +120,8 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
     payload = diff_spans(document.text, spans, path=path, include_texts=include)
     payload = with_refs(ws, payload, version.digest, digest(new_version))
     payload = payload.model_copy(update={"match": match.tier})
-    return change_result(_describe(payload, match, changed.text, spans), payload, check)
+    value = _describe(payload, match, changed.text, spans) + drift
+    return change_result(value, payload, check)
 
 
 def _byte_spans(
@@ -215,27 +224,18 @@ def multi_edit(ws: Workspace, params: MultiEditParams, call: Call) -> ToolResult
                 raise
             return streamed_multi_edit(ws, call, path, params.edits)
         original = decode(before)
-        ensure_fresh(ws, path, before, version)
-        document = original
-        tiers = []
-        for number, operation in enumerate(params.edits, start=1):
-            try:
-                match = locate(
-                    document.text,
-                    operation.old_string,
-                    operation.new_string,
-                    replace_all=operation.replace_all,
-                    tolerant=ws.options.tolerant,
-                )
-            except ToolError as exc:
-                raise ToolError(
-                    exc.code,
-                    f"Edit {number} of {len(params.edits)} failed, so no edit was applied and "
-                    f"{path} is unchanged. {exc.message}",
-                    {**(exc.detail or {}), "edit_index": number - 1},
-                ) from exc
-            document, _ = splice(document, match)
-            tiers.append(match.tier)
+        base = fresh_or_base(ws, call, path, before, version)
+
+        def applied(doc: TextDocument) -> tuple[TextDocument, list[str]]:
+            return _apply_edits(ws, path, doc, params)
+
+        def made(doc: TextDocument) -> tuple[TextDocument, list[Lines]]:
+            return applied(doc)[0], []  # the lines replaced are the region (and must match)
+
+        document, tiers = (
+            applied(original) if base is None else stale_if(applied, original, path, base, made)
+        )
+        drift = "" if base is None else made_elsewhere(path, base, original, document, made)
         after = document.encode()
         if after == before:
             raise ToolError(
@@ -252,7 +252,33 @@ def multi_edit(ws: Workspace, params: MultiEditParams, call: Call) -> ToolResult
     value = summary(f"Applied {len(params.edits)} edits to", payload)
     if tier != "exact":
         value += f" Matched with tolerance: {', '.join(sorted(set(tiers) - {'exact'}))}."
-    return change_result(value, payload, check)
+    return change_result(value + drift, payload, check)
+
+
+def _apply_edits(
+    ws: Workspace, path: str, document: TextDocument, params: MultiEditParams
+) -> tuple[TextDocument, list[str]]:
+    """`document` with the edits applied in order, and the tier each matched with."""
+    tiers = []
+    for number, operation in enumerate(params.edits, start=1):
+        try:
+            match = locate(
+                document.text,
+                operation.old_string,
+                operation.new_string,
+                replace_all=operation.replace_all,
+                tolerant=ws.options.tolerant,
+            )
+        except ToolError as exc:
+            raise ToolError(
+                exc.code,
+                f"Edit {number} of {len(params.edits)} failed, so no edit was applied and "
+                f"{path} is unchanged. {exc.message}",
+                {**(exc.detail or {}), "edit_index": number - 1},
+            ) from exc
+        document, _ = splice(document, match)
+        tiers.append(match.tier)
+    return document, tiers
 
 
 def splice(document: TextDocument, match: Match) -> tuple[TextDocument, list[Span]]:

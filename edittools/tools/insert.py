@@ -9,9 +9,10 @@ from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans
 from edittools.tools._call import Call
 from edittools.tools._executor import commit, digest, refuse_nul, wants_texts, with_refs
-from edittools.tools._guard import ensure_fresh, read_existing
+from edittools.tools._guard import fresh_or_base, read_existing
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import InsertParams
+from edittools.tools._region import Lines, line_now, made_elsewhere
 from sandbox import TextDocument, decode
 
 
@@ -27,9 +28,17 @@ def insert(ws: Workspace, params: InsertParams, call: Call) -> ToolResult:
     with sb.lock(path):
         before, version = read_existing(ws, path)
         document = decode(before)
-        ensure_fresh(ws, path, before, version)
-        at, piece = _placement(document, params.line, params.text)
+        base = fresh_or_base(ws, call, path, before, version)
+        # The line the model read: lines added or removed above it since move it.
+        line = params.line if base is None else line_now(path, base, document, params.line)
+
+        def made(doc: TextDocument) -> tuple[TextDocument, list[Lines]]:
+            at, piece = _placement(doc, params.line, params.text)
+            return doc.splice(at, at, piece), [(params.line + 1, params.line)]
+
+        at, piece = _placement(document, line, params.text)
         changed = document.splice(at, at, piece)
+        drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
         after = changed.encode()
         new_version = commit(ws, call, path, before, version, after)
     # The inserted text as the file now spells it (newlines adopted by the splice).
@@ -41,6 +50,7 @@ def insert(ws: Workspace, params: InsertParams, call: Call) -> ToolResult:
         f"Inserted text after line {params.line} of {payload.path} "
         f"(+{payload.stats.added} -{payload.stats.removed}).\n"
         + excerpt(changed.text, at, at + len(inserted))
+        + drift
     )
     return diff_result(value, payload)
 

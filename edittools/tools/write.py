@@ -38,7 +38,7 @@ def write(ws: Workspace, params: WriteParams, call: Call) -> ToolResult:
             document = TextDocument.new(params.content)
         else:
             before, version = existing
-            ensure_fresh(ws, path, before, version)
+            ensure_fresh(ws, call, path, before, version)
             try:
                 old_document = decode(before)
             except SandboxError:
@@ -48,7 +48,7 @@ def write(ws: Workspace, params: WriteParams, call: Call) -> ToolResult:
         after = document.encode()
         # `before` is set only with the version it was read at.
         if before is not None and version is not None and after == before:
-            ws.note_seen(path, before, version)
+            ws.note_seen(path, before, version, reader=call.reader)
             payload = diff_texts(old_text, document.text, path=path, include_texts=False)
             return diff_result(f"{path} already has this content; nothing was written.", payload)
         check = vet(ws, path, old_text, document.text)

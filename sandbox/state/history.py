@@ -20,39 +20,60 @@ __all__ = [
     "put_recipe",
     "read_record",
     "recipe_rows",
+    "writer_of",
 ]
 
 Span = tuple[int, int, bytes]
 
 
-def put_read(db: sqlite3.Connection, path: str, digest: str, blob: str | None) -> None:
-    """Record that `path` was last seen holding content `digest` (fetchable as `blob`)."""
+def put_read(db: sqlite3.Connection, reader: str, path: str, digest: str, blob: str | None) -> None:
+    """Record that `reader` last saw `path` holding content `digest` (fetchable as `blob`)."""
     db.execute(
-        "INSERT INTO reads (path, digest, blob) VALUES (?, ?, ?) "
-        "ON CONFLICT(path) DO UPDATE SET digest = excluded.digest, blob = excluded.blob",
-        (path, digest, blob),
+        "INSERT INTO reads (reader, path, digest, blob) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(reader, path) DO UPDATE SET digest = excluded.digest, blob = excluded.blob",
+        (reader, path, digest, blob),
     )
 
 
-def delete_read(db: sqlite3.Connection, path: str) -> None:
-    """Forget what was seen of `path`."""
-    db.execute("DELETE FROM reads WHERE path = ?", (path,))
+def delete_read(db: sqlite3.Connection, reader: str, path: str) -> None:
+    """Forget what `reader` saw of `path`."""
+    db.execute("DELETE FROM reads WHERE reader = ? AND path = ?", (reader, path))
 
 
-def read_record(index: StateIndex, path: str) -> tuple[str, str | None] | None:
-    """The digest and blob id last seen of `path`, if any."""
-    rows = index.rows("SELECT digest, blob FROM reads WHERE path = ?", (path,))
+def read_record(index: StateIndex, reader: str, path: str) -> tuple[str, str | None] | None:
+    """The digest and blob id `reader` last saw of `path`, if any."""
+    rows = index.rows(
+        "SELECT digest, blob FROM reads WHERE reader = ? AND path = ?", (reader, path)
+    )
     return (rows[0][0], rows[0][1]) if rows else None
 
 
 def push_change(
-    db: sqlite3.Connection, path: str, before: str | None, after: str | None, intent: int
+    db: sqlite3.Connection,
+    path: str,
+    before: str | None,
+    after: str | None,
+    intent: int,
+    actor: str | None = None,
 ) -> None:
-    """Record a change of `path` made by the commit `intent` (None: created / deleted)."""
+    """Record a change of `path` made by the commit `intent` (None: created / deleted), by
+    `actor` when named."""
     db.execute(
-        "INSERT INTO changes (path, before_blob, after_digest, intent) VALUES (?, ?, ?, ?)",
-        (path, before, after, intent),
+        "INSERT INTO changes (path, before_blob, after_digest, intent, actor) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (path, before, after, intent, actor),
     )
+
+
+def writer_of(index: StateIndex, path: str, digest: str) -> tuple[Any, Any] | None:
+    """Who made `path` hold content `digest` through the tools, and when: the newest change
+    that wrote it, as stored (actor, commit time); None when the tools never wrote it."""
+    rows = index.rows(
+        "SELECT c.actor, i.created FROM changes c JOIN intents i ON i.id = c.intent "
+        "WHERE c.path = ? AND c.after_digest = ? ORDER BY c.id DESC LIMIT 1",
+        (path, digest),
+    )
+    return (rows[0][0], rows[0][1]) if rows else None
 
 
 def mark_undone(db: sqlite3.Connection, change: int, intent: int) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 from sandbox._errors import TRANSIENT, SandboxError, from_oserror
 from sandbox._state import StateDir, corrupt, open_state_file, state_error
-from sandbox.state.schema import SCHEMA_VERSION, statements
+from sandbox.state.schema import SCHEMA_VERSION, create
 
 __all__ = ["DB_NAME", "StateIndex"]
 
@@ -83,8 +83,7 @@ class StateIndex:
             self._synchronous = "FULL"
             self._db.execute("PRAGMA foreign_keys = ON")
         with self.transaction(durable=False) as db:
-            for statement in statements():
-                db.execute(statement)
+            create(db)
             found = dict(db.execute("SELECT key, value FROM meta").fetchall())
             if not found:
                 db.execute("INSERT INTO meta VALUES ('schema', ?), ('root', ?)",

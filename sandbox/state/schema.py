@@ -7,7 +7,9 @@ which layout a database has, and a database of another version or root is refuse
 
 from __future__ import annotations
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "statements"]
+import sqlite3
+
+__all__ = ["ADDED_COLUMNS", "SCHEMA", "SCHEMA_VERSION", "create", "statements"]
 
 SCHEMA_VERSION = "1"
 
@@ -40,9 +42,11 @@ CREATE TABLE IF NOT EXISTS recoveries (
 
 -- What the tools last read or wrote of each file, and the changes they made (the undo history).
 CREATE TABLE IF NOT EXISTS reads (
-    path TEXT PRIMARY KEY,
+    reader TEXT NOT NULL,         -- whose read: an agent's name, '' for unnamed sessions
+    path TEXT NOT NULL,
     digest TEXT NOT NULL,
-    blob TEXT                     -- id under which the content can be fetched (NULL: not kept)
+    blob TEXT,                    -- id under which the content can be fetched (NULL: not kept)
+    PRIMARY KEY (reader, path)
 );
 CREATE TABLE IF NOT EXISTS changes (
     id INTEGER PRIMARY KEY,
@@ -50,7 +54,8 @@ CREATE TABLE IF NOT EXISTS changes (
     before_blob TEXT,             -- NULL: the change created the file
     after_digest TEXT,            -- NULL: the change deleted the file
     intent INTEGER NOT NULL REFERENCES intents(id) ON DELETE CASCADE,
-    undone_by INTEGER REFERENCES intents(id) ON DELETE SET NULL
+    undone_by INTEGER REFERENCES intents(id) ON DELETE SET NULL,
+    actor TEXT                    -- who made it (an agent's name); NULL: not named
 );
 CREATE TABLE IF NOT EXISTS derived (
     id TEXT PRIMARY KEY,          -- digest of the content this row rebuilds
@@ -102,6 +107,34 @@ CREATE TABLE IF NOT EXISTS accepted_hunks (
     PRIMARY KEY (checkpoint, path, hunk)
 );
 """
+
+
+ADDED_COLUMNS = (("changes", "actor", "TEXT"),)
+"""Columns added to a table after its first release: (table, column, type). A database made
+before gains them when it is opened (they are NULL in its old rows)."""
+
+
+def create(db: sqlite3.Connection) -> None:
+    """Create what the database lacks: every table and index, and every added column."""
+    if "path" in _columns(db, "reads") and "reader" not in _columns(db, "reads"):
+        # Read records were one per path before agents were named: each becomes the unnamed
+        # sessions' record (a new key cannot be added to a table in place).
+        db.execute("ALTER TABLE reads RENAME TO reads_of_path")
+    for statement in statements():
+        db.execute(statement)
+    if "path" in _columns(db, "reads_of_path"):
+        db.execute(
+            "INSERT INTO reads (reader, path, digest, blob) "
+            "SELECT '', path, digest, blob FROM reads_of_path"
+        )
+        db.execute("DROP TABLE reads_of_path")
+    for table, column, kind in ADDED_COLUMNS:
+        if column not in _columns(db, table):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
 
 
 def statements(schema: str = SCHEMA) -> list[str]:

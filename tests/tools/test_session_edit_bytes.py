@@ -247,7 +247,8 @@ def test_a_file_changed_after_the_session_wrote_it_is_hashed_and_refused(
     # Same size, same inode, same mtime: only the bytes tell, and they are compared.
     data = _lines(120_000)
     (tmp_path / "f.py").write_bytes(data)
-    with Session(tmp_path, syntax_max_bytes=0) as session:
+    # The whole-file rule: a change anywhere refuses (the region rule would merge this one).
+    with Session(tmp_path, syntax_max_bytes=0, stale="file") as session:
         session.read("f.py", limit=1)
         assert not session.edit("f.py", "line 5000 = value(5000)", "line 5000 = changed").is_error
         path = tmp_path / "f.py"

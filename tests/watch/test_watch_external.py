@@ -227,17 +227,22 @@ def test_a_burst_of_100_writes_coalesces_and_the_last_diff_is_right(
 
 
 @pytest.mark.integration
-def test_a_read_file_changed_outside_fails_the_next_edit_with_the_diff(
+def test_a_read_file_changed_outside_is_merged_into_the_next_edit_which_shows_it(
     session: Session, watching: ExternalWatcher, root: pathlib.Path
 ) -> None:
     session.read("rewrite.txt")
     run_child("open('rewrite.txt', 'a').write('added outside\\n')\n", root)
     wait_for(watching, "rewrite.txt")
     result = session.edit("rewrite.txt", "line 1", "line one")
-    assert result.is_error
-    assert result.artifact is not None and result.artifact.payload.code == "stale_read"  # type: ignore[union-attr]
+    assert not result.is_error, result.value
+    assert "changed outside the tools since this session read it" in result.value
     assert "+added outside" in result.value
-    assert (root / "rewrite.txt").read_text() == FIVE + "added outside\n"
+    expected = FIVE.replace("line 1", "line one") + "added outside\n"
+    assert (root / "rewrite.txt").read_text() == expected
+    # Beside it, the next change is refused with the diff.
+    run_child("open('rewrite.txt', 'a').write('more outside\\n')\n", root)
+    result = session.edit("rewrite.txt", "added outside\n", "")
+    assert result.is_error and "+more outside" in result.value
 
 
 @pytest.mark.integration

@@ -73,7 +73,7 @@ def streamed_edit(ws: Workspace, call: Call, path: str, params: EditParams) -> T
                          writer=writer, checkpoint=call.stop_if_cancelled)  # fmt: skip
         version = found.version
         assert version is not None
-        ensure_fresh(ws, path, None, version)
+        ensure_fresh(ws, call, path, None, version)
         _check_found(path, found, params.replace_all)
         assert found.new_digest is not None
         spans = tuple((s, s + len(needle), replacement) for s in found.starts)

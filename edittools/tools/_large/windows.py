@@ -42,7 +42,7 @@ def hash_and_diff(
             f"{path} changed while the change was being placed. Read it again, then retry.",
             {"path": path},
         )
-    ensure_fresh(ws, path, None, version, must_have_read=must_have_read)
+    ensure_fresh(ws, call, path, None, version, must_have_read=must_have_read)
     return version, new_digest, windowed_diff(fd, size, path, tuple(spans), lines)
 
 

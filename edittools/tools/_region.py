@@ -1,0 +1,268 @@
+"""Staleness judged on the region a change touches: a three-way merge of lines.
+
+The session read `base`; the file now holds `theirs` (someone else changed it since); the change,
+located in what the session read, makes `ours` of `base`. When no line the change replaced or
+relied on lies in or beside a line the other change touched, the result is both changes applied
+to `base` — the same as making this change on the read content and then the other one — and it is
+written over the file as it is now. Otherwise the merge refuses (`Overlap`), naming the first
+hunk of the other change that collides.
+
+Lines are split on "\\n" (a CR-only file is one line, so any other change collides with it).
+Touching counts as colliding: a change to the line just above or below, or lines added at either
+edge of the region, leaves the order of the two changes unknowable, so it is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from edittools._errors import ToolError
+from edittools.artifacts import DiffPayload
+from edittools.diff import diff_texts, hunk_header, line_diff, unified_excerpt
+from sandbox import SandboxError, TextDocument, decode
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Base:
+    """What the session read of a file that changed since: its bytes, and who changed it, as
+    the words that follow "changed" (" by agent `x` 2 minutes ago", " outside the tools")."""
+
+    data: bytes
+    by: str
+
+
+Lines = tuple[int, int]
+"""Lines `first..last` of `base` (1-based, inclusive); `(k + 1, k)` is the boundary after line k."""
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One changed region, in `base` lines: `old_lines` lines from `old_start` (with none, the
+    region is the boundary after line `old_start`) became `new` (its lines, each with its "\\n"
+    but maybe the file's last)."""
+
+    old_start: int
+    old_lines: int
+    new: str
+    new_start: int = 0
+    """Where the region starts in the other content (with no new lines: the line before it)."""
+
+    @property
+    def lines(self) -> Lines:
+        """The base lines it replaces, or its boundary."""
+        if self.old_lines == 0:
+            return self.old_start + 1, self.old_start
+        return self.old_start, self.old_start + self.old_lines - 1
+
+
+class Overlap(Exception):
+    """The change and the other one meet: `theirs` is the other change's colliding hunk."""
+
+    def __init__(self, theirs: Hunk) -> None:
+        super().__init__(f"the other change touches lines {theirs.lines}")
+        self.theirs = theirs
+
+
+def hunks(base: str, other: str) -> list[Hunk]:
+    """The changed regions from `base` to `other`, without context, in order.
+
+    The diff's time budget may make them coarser than minimal, never wrong: a coarse region only
+    collides more often.
+    """
+    found = line_diff(base.encode(), other.encode(), context=0, checked=(False, False)).hunks
+    lines = other.split("\n")
+    out = []
+    for h in found:
+        first = (h.new_start or 0) - 1 if h.new_lines else 0
+        new = "\n".join(lines[first : first + h.new_lines]) if h.new_lines else ""
+        if h.new_lines and first + h.new_lines < len(lines):
+            new += "\n"
+        out.append(Hunk(h.old_start or 0, h.old_lines, new, h.new_start or 0))
+    return out
+
+
+def merge(base: str, ours: str, theirs: str, relied: Sequence[Lines] = ()) -> str:
+    """`base` with both changes applied, or `Overlap` when they meet.
+
+    `relied` adds regions of `base` the change depends on besides the lines it replaced (the
+    lines an edit matched, a patch hunk's context, the line an insert follows).
+    """
+    mine = hunks(base, ours)
+    other = hunks(base, theirs)
+    regions = [h.lines for h in mine] + list(relied)
+    for h in other:
+        if any(_meet(h.lines, region) for region in regions):
+            raise Overlap(h)
+    return _apply(base, sorted(mine + other, key=lambda h: (h.old_start, h.old_lines)))
+
+
+def _meet(a: Lines, b: Lines) -> bool:
+    """Whether two regions overlap or touch (a line apart or sharing an edge)."""
+    return a[0] <= b[1] + 1 and b[0] <= a[1] + 1
+
+
+def _apply(base: str, changes: list[Hunk]) -> str:
+    """`base` with disjoint hunks applied (in order of their base lines)."""
+    lines = base.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    starts.append(len(base))
+    out = []
+    at = 0
+    for h in changes:
+        first, last = h.lines
+        cut = starts[min(first - 1, len(starts) - 1)]
+        end = starts[min(last, len(starts) - 1)]
+        out += [base[at:cut], h.new]
+        at = end
+    out.append(base[at:])
+    return "".join(out)
+
+
+Make = Callable[[TextDocument], tuple[TextDocument, Sequence[Lines]]]
+"""Makes a change of a content: the changed content, and the lines it relied on besides those it
+replaced (an edit's matched lines, a patch hunk's context, the line an insert follows)."""
+
+
+def made_elsewhere(
+    path: str, base: Base, current: TextDocument, changed: TextDocument, make: Make
+) -> str:
+    """Check that `changed` (the change made on `current`, the file as it is now) is what the
+    change makes of `base` (the content the session read: `make(base)`) merged with what else
+    changed since; the note that tells the model what else changed. Refuses (`stale_read`) a
+    change that meets the other one, or that reads differently on the two contents.
+    """
+    try:
+        read = decode(base.data)
+        ours, relied = make(read)
+    except (SandboxError, ToolError) as exc:  # the change does not apply to what was read
+        raise _refusal(path, base, current.text, None) from exc
+    try:
+        merged = merge(read.text, ours.text, current.text, relied)
+    except Overlap as exc:
+        raise _refusal(path, base, current.text, exc.theirs) from exc
+    if merged != changed.text:
+        raise _refusal(path, base, current.text, None)
+    other = diff_texts(read.text, current.text, path=path, include_texts=False)
+    where = _where(read.text, current.text, other)
+    return (
+        f"\nNote: {path} changed{base.by} since this session read it ({where}), not in "
+        "or beside "
+        "the lines this change touches: the change was made on the file as it is now. What "
+        f"else changed since the read:\n{unified_excerpt(other.unified)}"
+    )
+
+
+def stale_if(
+    find: Callable[[TextDocument], T], current: TextDocument, path: str, base: Base, make: Make
+) -> T:
+    """`find(current)`, where a failure (the text an edit names is gone, or found twice) is
+    the refusal of a file that changed since the read, with what changed (first where it
+    meets the change as `make` makes it of the content read)."""
+    try:
+        return find(current)
+    except ToolError as exc:
+        raise _refusal(path, base, current.text, _meeting(base, current.text, make)) from exc
+
+
+def _meeting(base: Base, current: str, make: Make) -> Hunk | None:
+    """The first region of the other change that meets the change made of `base`, if any."""
+    try:
+        read = decode(base.data)
+        ours, relied = make(read)
+    except (SandboxError, ToolError):
+        return None
+    regions = [h.lines for h in hunks(read.text, ours.text)] + list(relied)
+    return next(
+        (h for h in hunks(read.text, current) if any(_meet(h.lines, r) for r in regions)), None
+    )
+
+
+def widened(base: str, ours: str, context: int) -> list[Lines]:
+    """The regions `ours` changed in `base`, each widened by `context` lines on both sides (the
+    context lines a patch hunk matched)."""
+    return [(h.lines[0] - context, h.lines[1] + context) for h in hunks(base, ours)]
+
+
+def lines_of(text: str, spans: Sequence[tuple[int, int]]) -> list[Lines]:
+    """The lines (1-based, inclusive) each character span of `text` covers."""
+    out = []
+    for start, end in spans:
+        first = text.count("\n", 0, start) + 1
+        out.append((first, first + text.count("\n", start, max(end - 1, start))))
+    return out
+
+
+def line_now(path: str, base: Base, current: TextDocument, line: int) -> int:
+    """The number in `current` of the boundary after line `line` of `base` (lines added or
+    removed above it since move it); `stale_read` when the other change touches it."""
+    read = read_text(base.data)
+    if isinstance(read, bytes):
+        raise _refusal(path, base, current.text, None)
+    shift = 0
+    for h in hunks(read, current.text):
+        if _meet(h.lines, (line + 1, line)):
+            raise _refusal(path, base, current.text, h)
+        if h.lines[1] < line:
+            shift += h.new.count("\n") + (1 if h.new and not h.new.endswith("\n") else 0)
+            shift -= h.old_lines
+    return line + shift
+
+
+def read_text(data: bytes) -> str | bytes:
+    """A content as text, or as its bytes when it does not decode."""
+    try:
+        return decode(data).text
+    except SandboxError:
+        return data
+
+
+def _where(read: str | bytes, current: str, payload: DiffPayload) -> str:
+    """`+a -b at lines x-y, ...` of a diff, in the lines of the file as it is now."""
+    if isinstance(read, bytes):
+        return f"+{payload.stats.added} -{payload.stats.removed}"
+    found = hunks(read, current)
+    places = []
+    for h in found[:4]:
+        count = h.new.count("\n") + (1 if h.new and not h.new.endswith("\n") else 0)
+        first, last = h.new_start, h.new_start + count - 1
+        places.append(f"line {first}" if first >= last else f"lines {first}-{last}")
+    more = ", ..." if len(found) > 4 else ""
+    return f"+{payload.stats.added} -{payload.stats.removed} at {', '.join(places)}{more}"
+
+
+def _refusal(path: str, base: Base, current: str, theirs: Hunk | None) -> ToolError:
+    """`stale_read`: the change meets what changed since the read (that part shown first)."""
+    read = read_text(base.data)
+    other = diff_texts(read, current, path=path, include_texts=False)
+    shown = other.unified
+    if theirs is not None:
+        first, last = theirs.lines
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        if first > last:
+            where = f"after line {last}"
+        meeting = [
+            h for h in other.hunks if _meet(_old_lines(h.old_start, h.old_lines), theirs.lines)
+        ]
+        head = "".join(hunk_header(h) + "\n" + "\n".join(h.lines) + "\n" for h in meeting[:1])
+        shown = (
+            f"Where it meets this change ({where} of the content read):\n{head}All of it:\n{shown}"
+        )
+    return ToolError(
+        "stale_read",
+        f"{path} changed{base.by} since this session last read it "
+        f"({_where(read, current, other)}), in or "
+        "beside the lines this change touches, so it was not made. Read it again, then retry.\n"
+        + unified_excerpt(shown),
+        {"path": path, "diff": other.model_dump(mode="json", by_alias=True)},
+    )
+
+
+def _old_lines(start: int | None, count: int) -> Lines:
+    first = start or 0
+    return (first + 1, first) if count == 0 else (first, first + count - 1)
