@@ -137,6 +137,11 @@ class Checkpoints:
             out[path] = Snapshot(before is not None, before)
         return out
 
+    def changed_by(self, checkpoint: int, actor: str) -> set[str]:
+        """The paths `actor` changed (or undid a change of) since `checkpoint`."""
+        marks = rows.checkpoint_marks(self._index, checkpoint)
+        return set() if marks is None else set(rows.paths_changed_after(self._index, marks, actor))
+
     def content(self, snapshot: Snapshot) -> bytes | None:
         """The bytes of a snapshot (None: no file); raises SandboxError when the blob is gone."""
         if not snapshot.exists:

@@ -58,7 +58,11 @@ class Shown:
 
 
 def append_event(
-    index: StateIndex, store: BlobStore, event: StreamEvent, shown: Shown | None = None
+    index: StateIndex,
+    store: BlobStore,
+    event: StreamEvent,
+    shown: Shown | None = None,
+    actor: str | None = None,
 ) -> None:
     """Add `event` to the journal; its full diff texts by reference, or else as blobs, and a
     read's window (`shown`) by reference to the content it was cut from."""
@@ -68,11 +72,11 @@ def append_event(
     if row is None:
         row = _moving_texts_out(store, event)
     try:
-        journal.append(index, *row)
+        journal.append(index, *row, actor)
     except UnicodeEncodeError:
         # A lone surrogate (a tool's raw arguments echoed back) has no UTF-8 form: store the
         # same JSON with every non-ASCII character escaped, which reads back the same.
-        journal.append(index, json.dumps(json.loads(row[0])), row[1])
+        journal.append(index, json.dumps(json.loads(row[0])), row[1], actor)
 
 
 def _holds_diff_texts(event: StreamEvent) -> bool:
@@ -134,7 +138,11 @@ def _moving_texts_out(store: BlobStore, event: StreamEvent) -> tuple[str, str | 
 
 
 def read_events(
-    index: StateIndex, store: BlobStore, content: Content, window: WindowText | None = None
+    index: StateIndex,
+    store: BlobStore,
+    content: Content,
+    window: WindowText | None = None,
+    actor: str | None = None,
 ) -> Iterator[StreamEvent]:
     """Every journaled event, oldest first, read a page at a time; unreadable rows skipped.
 
@@ -142,7 +150,7 @@ def read_events(
     is gone, the window comes back as a note with `truncated` set)."""
     last = 0
     while True:
-        rows = journal.page(index, last, _PAGE)
+        rows = journal.page(index, last, _PAGE, actor)
         if not rows:
             return
         for seq, event, texts in rows:

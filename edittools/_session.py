@@ -17,6 +17,7 @@ from edittools._options import SessionOptions
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.tools import TOOLS, definitions, run_tool, shown_window
+from edittools.tools.blame import BlameLine, blame
 from sandbox import Sandbox
 
 
@@ -172,13 +173,23 @@ class Session:
         """
         return self.call("rewind", {"checkpoint": checkpoint, "force": force})
 
-    def changes(self, since: int | None = None, *, include_accepted: bool = True) -> ToolResult:
+    def blame(self, path: str) -> list[BlameLine]:
+        """Each line of `path` with the change that last made it what it is: one made through
+        the tools (its actor, time and change id), one outside them, none, or one whose history
+        is no longer kept. Raises `ToolError` for a missing or binary file."""
+        return blame(self.workspace, path)
+
+    def changes(
+        self, since: int | None = None, *, include_accepted: bool = True, by: str | None = None
+    ) -> ToolResult:
         """The net diff (a `changeset`) of every file the tools changed since checkpoint `since`.
 
         `since` defaults to the checkpoint taken when the session began; with `include_accepted`
-        off, hunks marked with `accept` are left out.
+        off, hunks marked with `accept` are left out; with `by`, only the files that agent changed.
         """
         arguments: dict[str, Any] = {"since": since, "include_accepted": include_accepted}
+        if by is not None:
+            arguments["by"] = by
         return self.call("changes", arguments)
 
     def reject(
@@ -264,13 +275,15 @@ class Session:
         self._owned.watchers.add(watcher)
         return watcher.start()
 
-    def journal(self) -> list[StreamEvent]:
-        """Every result journaled for this root, oldest first (see `iter_journal` for big ones)."""
-        return list(self.workspace.journal_events(shown_window))
+    def journal(self, *, agent: str | None = None) -> list[StreamEvent]:
+        """Every result journaled for this root (only `agent`'s calls, when given), oldest first
+        (see `iter_journal` for big ones)."""
+        return list(self.workspace.journal_events(shown_window, agent))
 
-    def iter_journal(self) -> Iterator[StreamEvent]:
-        """The journaled results one by one, oldest first, in flat memory."""
-        return self.workspace.journal_events(shown_window)
+    def iter_journal(self, *, agent: str | None = None) -> Iterator[StreamEvent]:
+        """The journaled results one by one (only `agent`'s, when given), oldest first, in flat
+        memory."""
+        return self.workspace.journal_events(shown_window, agent)
 
     def close(self) -> None:
         """Stop the watchers this session started and release the sandbox if it opened it.

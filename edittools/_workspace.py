@@ -56,6 +56,14 @@ class Change:
     after_digest: str | None
 
 
+@dataclass(frozen=True)
+class Made(Change):
+    """A change as its history keeps it: who made it (`actor`, None when unnamed) and when."""
+
+    actor: str | None
+    when: float | None
+
+
 Span = tuple[int, int, bytes]
 """Bytes `before[start:stop]` replaced by the third item."""
 
@@ -325,6 +333,20 @@ class Workspace:
             return None
         return (row[0] if isinstance(row[0], str) else None), float(row[1])
 
+    def history(self, path: str) -> list[Made]:
+        """The changes of `path` made through the tools and not undone, oldest first."""
+        return [
+            Made(
+                int(i),
+                path,
+                before,
+                after,
+                actor if isinstance(actor, str) else None,
+                float(when) if isinstance(when, int | float) else None,
+            )
+            for i, before, after, actor, when in history.changes_of(self._index, path)
+        ]
+
     def last_change(self, path: str) -> Change | None:
         """The most recent change of `path` not yet undone."""
         row = history.last_change(self._index, path)
@@ -337,18 +359,23 @@ class Workspace:
         self._event_counter += 1
         return f"{name}-{self._session_token}-{self._event_counter}"
 
-    def journal(self, event: StreamEvent, shown: Shown | None = None) -> None:
+    def journal(
+        self, event: StreamEvent, shown: Shown | None = None, actor: str | None = None
+    ) -> None:
         """Append a tool result to the journal as a stream event (a read's window by reference
-        when `shown` says where it was cut from)."""
+        when `shown` says where it was cut from), with who made the call."""
         if self.options.journal:
-            append_event(self._index, self.sandbox.store, event, shown)
+            append_event(self._index, self.sandbox.store, event, shown, actor)
 
-    def journal_events(self, window: WindowText | None = None) -> Iterator[StreamEvent]:
-        """Every stream event journaled for this root, oldest first, read a page at a time; reads
-        kept by reference have their windows cut again by `window`. A row that cannot be read is
-        skipped; the state's own failure raises `ToolError`."""
+    def journal_events(
+        self, window: WindowText | None = None, actor: str | None = None
+    ) -> Iterator[StreamEvent]:
+        """Every stream event journaled for this root (only `actor`'s, when given), oldest
+        first, read a page at a time; reads kept by reference have their windows cut again by
+        `window`. A row that cannot be read is skipped; the state's own failure raises
+        `ToolError`."""
         try:
-            yield from read_events(self._index, self.sandbox.store, self.content, window)
+            yield from read_events(self._index, self.sandbox.store, self.content, window, actor)
         except SandboxError as exc:
             raise ToolError.from_sandbox(exc) from exc
 

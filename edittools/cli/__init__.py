@@ -27,6 +27,7 @@ _HOMES = {
     "apply-patch": "_tools",
     "undo": "_tools",
     "log": "_tools",
+    "blame": "_tools",
     "serve": "_tools",
     "checkpoints": "_review",
     "rewind": "_review",

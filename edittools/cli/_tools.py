@@ -71,7 +71,19 @@ def register(sub: Any) -> None:
     p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
     p.add_argument("--jsonl", action="store_true",
                    help="export every journaled result as a stream event, one JSON line each")  # fmt: skip
+    p.add_argument("--agent", help="only the calls this agent made")
     p.set_defaults(run=cmd_log)
+
+    p = sub.add_parser(
+        "blame",
+        help="who last changed each line of a file",
+        description=cmd_blame.__doc__,
+        formatter_class=_RAW,
+    )
+    p.add_argument("path")
+    p.add_argument("--root", type=Path, default=Path("."), help="the sandbox directory")
+    p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
+    p.set_defaults(run=cmd_blame)
 
     # `serve` hands its arguments to the server's own parser (the one definition of them);
     # building that parser here would import the MCP SDK for every command. The unused prefix
@@ -227,12 +239,13 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     example: edittools log --root .
     example: edittools log --root . --jsonl > journal.jsonl
+    example: edittools log --root . --agent reviewer
     """
     from edittools import Session
 
     with Session(args.root, state_dir=args.state_dir) as session:
         if args.jsonl:
-            for event in session.iter_journal():
+            for event in session.iter_journal(agent=args.agent):
                 print_json(event.model_dump(mode="json", by_alias=True))
             return 0
         return _list_changes(args, session)
@@ -243,7 +256,7 @@ def _list_changes(args: argparse.Namespace, session: Session) -> int:
 
     out = console()
     shown = 0
-    for event in session.iter_journal():
+    for event in session.iter_journal(agent=args.agent):
         artifact = event.artifact
         payloads = []
         if isinstance(artifact, DiffArtifact):
@@ -259,6 +272,31 @@ def _list_changes(args: argparse.Namespace, session: Session) -> int:
             shown += 1
     if not shown:
         out.print(f"No changes journaled in {args.root}.", markup=False)
+    return 0
+
+
+def cmd_blame(args: argparse.Namespace) -> int:
+    """Print each line of a file with who last changed it through the tools (an agent's name,
+    or "tools" for an unnamed session, when, and the change's id), "outside" for lines changed
+    outside the tools, "-" for lines no change touched, "?" where the history is not kept.
+
+    example: edittools blame src/app.py --root .
+    """
+    import time
+
+    from edittools import Session
+
+    with Session(args.root, state_dir=args.state_dir, checkpoint_on_start=False) as session:
+        lines = session.blame(str(args.path))
+    for line in lines:
+        origin = line.origin
+        if origin.kind == "tools":
+            stamp = None if origin.when is None else time.localtime(origin.when)
+            when = "" if stamp is None else time.strftime("%Y-%m-%d %H:%M", stamp)
+            who = f"{origin.actor or 'tools'} #{origin.change} {when}"
+        else:
+            who = {"outside": "outside", "never": "-", "unknown": "?"}[origin.kind]
+        sys.stdout.write(f"{who:<34} {line.number:>5}| {line.text}\n")
     return 0
 
 

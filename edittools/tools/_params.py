@@ -108,6 +108,11 @@ class ChangesParams(ToolParams):
     include_accepted: bool = Field(
         default=True, description="Keep the hunks already accepted in a review."
     )
+    by: str | None = Field(
+        default=None,
+        description="Only the files this agent (by name) changed since the checkpoint; their "
+        "net diffs hold every change since, whoever made it.",
+    )
 
 
 class RewindParams(ToolParams):

@@ -63,7 +63,9 @@ def run_tool(
         artifact=kept.artifact,
     )
     try:
-        ws.journal(event, call.shown)  # a read's window by reference to the content it showed
+        ws.journal(
+            event, call.shown, call.actor
+        )  # a read's window by reference to the content it showed
     except (SandboxError, OSError) as exc:
         spec = OPERATIONS.get(name)
         return _unjournaled(result, exc, read_only=spec is not None and spec.read_only)

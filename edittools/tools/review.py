@@ -60,7 +60,10 @@ def changes(ws: Workspace, params: ChangesParams, call: Call) -> ToolResult:
     """The net diff of every file the tools changed since the checkpoint, as a changeset."""
     since = _since(ws, params.since)
     files = []
+    chosen = None if params.by is None else ws.checkpoints.changed_by(since, params.by)
     for net in _nets(ws, since):
+        if chosen is not None and net.path not in chosen:
+            continue
         payload = _payload(ws, net.path, net.then, net.now)
         if not params.include_accepted:
             kept = _unaccepted(ws, since, payload)
@@ -70,9 +73,10 @@ def changes(ws: Workspace, params: ChangesParams, call: Call) -> ToolResult:
         if net.external:
             payload = _marked(payload)
         files.append(payload)
+    by = "" if params.by is None else f" by agent `{params.by}`"
     if not files:
-        return changeset_result(f"No changes since checkpoint {since}.", [])
-    lines = [f"Net changes since checkpoint {since}:"]
+        return changeset_result(f"No changes{by} since checkpoint {since}.", [])
+    lines = [f"Net changes{by} since checkpoint {since}:"]
     for p in files:
         mark = " (also changed outside the tools)" if _is_external(p) else ""
         lines.append(f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed}){mark}")

@@ -104,9 +104,16 @@ def checkpoint_marks(index: StateIndex, checkpoint: int) -> Marks | None:
     return (rows[0][0], rows[0][1]) if rows else None
 
 
-def paths_changed_after(index: StateIndex, at: Marks) -> list[str]:
-    """The paths with a change, or an undo, newer than the marks `at`, sorted."""
-    rows = index.rows("SELECT DISTINCT path FROM changes WHERE id > ? OR undone_by > ?", at)
+def paths_changed_after(index: StateIndex, at: Marks, actor: str | None = None) -> list[str]:
+    """The paths with a change, or an undo, newer than the marks `at` (only changes `actor`
+    made, when given), sorted."""
+    if actor is not None:
+        rows = index.rows(
+            "SELECT DISTINCT path FROM changes WHERE (id > ? OR undone_by > ?) AND actor = ?",
+            (*at, actor),
+        )
+    else:
+        rows = index.rows("SELECT DISTINCT path FROM changes WHERE id > ? OR undone_by > ?", at)
     return sorted(row[0] for row in rows)
 
 

@@ -11,6 +11,7 @@ from sandbox.state.index import StateIndex
 
 __all__ = [
     "changed_paths",
+    "changes_of",
     "delete_read",
     "derived_base",
     "last_change",
@@ -89,6 +90,17 @@ def last_change(index: StateIndex, path: str) -> tuple[int, str | None, str | No
         (path,),
     )
     return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
+
+
+def changes_of(index: StateIndex, path: str) -> list[tuple[Any, ...]]:
+    """The changes of `path` not undone, oldest first, as stored: (id, before blob, after
+    digest, actor, commit time)."""
+    return index.rows(
+        "SELECT c.id, c.before_blob, c.after_digest, c.actor, i.created FROM changes c "
+        "JOIN intents i ON i.id = c.intent WHERE c.path = ? AND c.undone_by IS NULL "
+        "ORDER BY c.id",
+        (path,),
+    )
 
 
 def changed_paths(index: StateIndex) -> list[str]:

@@ -80,8 +80,9 @@ CREATE INDEX IF NOT EXISTS changes_by_undo ON changes(undone_by);
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY,
     event TEXT NOT NULL,          -- the stream event's JSON, diff texts left out
-    texts TEXT                    -- JSON [[file index, "old" | "new", blob id], ...], or for a
+    texts TEXT,                   -- JSON [[file index, "old" | "new", blob id], ...], or for a
                                   -- read [["window", content id, cap, body, text chars, footer]]
+    actor TEXT                    -- who made the call (an agent's name); NULL: not named
 );
 
 -- Checkpoints: the content of every touched file at a moment, and the hunks reviewed since.
@@ -109,7 +110,7 @@ CREATE TABLE IF NOT EXISTS accepted_hunks (
 """
 
 
-ADDED_COLUMNS = (("changes", "actor", "TEXT"),)
+ADDED_COLUMNS = (("changes", "actor", "TEXT"), ("journal", "actor", "TEXT"))
 """Columns added to a table after its first release: (table, column, type). A database made
 before gains them when it is opened (they are NULL in its old rows)."""
 

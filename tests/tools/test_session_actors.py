@@ -1,0 +1,101 @@
+"""Who made a change: every call carries an actor, kept with its changes and journal entries."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from edittools import Session
+
+
+def _two_agents(root: Path) -> None:
+    (root / "a.txt").write_text("a\n")
+    (root / "b.txt").write_text("b\n")
+    with Session(root, agent="writer", require_read=False) as s:
+        assert not s.edit("a.txt", "a", "A").is_error
+        assert not s.call("edit", {"path": "b.txt", "old_string": "b", "new_string": "B"},
+                          agent="reviewer").is_error  # fmt: skip
+
+
+def test_the_journal_keeps_each_call_s_actor(tmp_path: Path) -> None:
+    _two_agents(tmp_path)
+    with Session(tmp_path) as s:
+        mine = [e.artifact.payload.path for e in s.journal(agent="reviewer")]  # type: ignore[union-attr]
+        assert mine == ["b.txt"]
+        assert len(s.journal(agent="writer")) == 1 and len(s.journal()) == 2
+
+
+def test_changes_by_an_agent_lists_the_files_it_changed(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a\n")
+    (tmp_path / "b.txt").write_text("b\n")
+    with Session(tmp_path, require_read=False) as s:
+        assert not s.call("edit", {"path": "a.txt", "old_string": "a", "new_string": "A"},
+                          agent="writer").is_error  # fmt: skip
+        assert not s.call("edit", {"path": "b.txt", "old_string": "b", "new_string": "B"},
+                          agent="reviewer").is_error  # fmt: skip
+        result = s.changes(by="reviewer")
+        assert not result.is_error, result.value
+        assert [f.path for f in result.artifact.payload.files] == ["b.txt"]  # type: ignore[union-attr]
+        assert "Net changes by agent `reviewer`" in result.value
+        assert s.changes(by="nobody").value.startswith("No changes by agent `nobody`")
+        assert len(s.changes().artifact.payload.files) == 2  # type: ignore[union-attr]
+
+
+def test_log_shows_one_agent_s_calls(tmp_path: Path) -> None:
+    _two_agents(tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-m", "edittools", "log", "--root", str(tmp_path), "--agent", "writer"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "a.txt" in out and "b.txt" not in out
+
+
+def test_the_command_line_names_its_agent(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a\nb\nc\n")
+    with Session(tmp_path) as s:
+        assert not s.read("a.txt").is_error
+        subprocess.run(
+            [sys.executable, "-m", "edittools", "edit", "--root", str(tmp_path), "--agent",
+             "shell", "a.txt", "a", "A"],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        result = s.edit("a.txt", "b\n", "B\n")
+    assert result.is_error and "changed by agent `shell`" in result.value
+
+
+def test_blame_names_who_last_changed_each_line(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("one\ntwo\nthree\nfour\n")
+    with Session(tmp_path, agent="writer", require_read=False) as s:
+        assert not s.edit("f.txt", "two\n", "TWO\n").is_error
+        assert not s.call("edit", {"path": "f.txt", "old_string": "four\n", "new_string": "4\n5\n"},
+                          agent="reviewer").is_error  # fmt: skip
+        assert not s.edit("f.txt", "three\n", "3\n").is_error
+        assert not s.undo("f.txt").is_error  # its lines are gone: "three" is as it was
+    (tmp_path / "f.txt").write_text("zero\n" + (tmp_path / "f.txt").read_text())
+    with Session(tmp_path) as s:
+        lines = s.blame("f.txt")
+    got = [(b.text, b.origin.kind, b.origin.actor) for b in lines]
+    assert got == [
+        ("zero", "outside", None),
+        ("one", "never", None),
+        ("TWO", "tools", "writer"),
+        ("three", "never", None),
+        ("4", "tools", "reviewer"),
+        ("5", "tools", "reviewer"),
+    ]
+    assert all(b.number == k for k, b in enumerate(lines, start=1))
+
+
+def test_blame_from_the_command_line(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("a\nb\n")
+    with Session(tmp_path, agent="writer", require_read=False) as s:
+        assert not s.edit("f.txt", "b\n", "B\n").is_error
+    out = subprocess.run(
+        [sys.executable, "-m", "edittools", "blame", "f.txt", "--root", str(tmp_path)],
+        capture_output=True, text=True, check=True,
+    ).stdout.splitlines()  # fmt: skip
+    assert out[0].startswith("-") and out[0].endswith("1| a")
+    assert out[1].startswith("writer #") and out[1].endswith("2| B")
