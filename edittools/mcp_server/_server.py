@@ -303,11 +303,13 @@ async def _run_stdio(server: Server[Any]) -> None:
 
 
 def _client_name(ctx: Any) -> str | None:
-    """Who makes a request: the client's name from its `initialize` (with the transport's
-    session id when it has one, so two connections of one client differ); None when unknown."""
+    """Who makes a request: the client's name from its `initialize`, with the transport's
+    session id when it has one (HTTP), so two connections there are two agents; None when
+    unknown. Over stdio the name alone: a client that starts a server per call (as the MCP
+    Inspector's CLI does) keeps its read records from one server to the next, and two clients
+    of one name share them."""
     try:
-        info = ctx.session.client_params.client_info
-        name = str(info.name)[:80]
+        name = str(ctx.session.client_params.client_info.name)[:80]
     except AttributeError:
         return None
     session_id = getattr(ctx.session, "session_id", None)

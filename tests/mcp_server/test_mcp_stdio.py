@@ -12,6 +12,7 @@ import mcp_types as types
 import pytest
 from mcp_harness import check_structured, connected, text_of
 
+from edittools import Session
 from edittools.artifacts import ToolResult
 from edittools.mcp_server._server import CANCELLING
 from edittools.tools import TOOLS, input_schema
@@ -323,3 +324,18 @@ def test_requests_sent_together_are_all_answered(root: Path) -> None:
     assert len(results) == 10 and not any(r.is_error for r in results)
     assert sorted(text_of(r).splitlines()[0] for r in results).count("     1\tone") == 5
     assert listed == 5 * 6
+
+
+def test_the_client_s_name_is_the_actor_of_its_changes(root: Path) -> None:
+    async def scenario() -> types.CallToolResult:
+        async with connected(root) as client:  # the SDK's client says its name is "mcp"
+            await client.call_tool("read", {"path": "app.py"})
+            return await client.call_tool(
+                "edit", {"path": "app.py", "old_string": "hello", "new_string": "hi"}
+            )
+
+    assert not anyio.run(scenario).is_error
+    with Session(root) as s:
+        assert [e.name for e in s.journal(agent="mcp")] == ["read", "edit"]
+        changed = [b for b in s.blame("app.py") if b.origin.kind == "tools"]
+    assert changed and all(b.origin.actor == "mcp" for b in changed)
