@@ -26,13 +26,15 @@ __all__ = ["Checkpoint", "Checkpoints", "Snapshot", "hunk_key"]
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """One checkpoint: its id, label, what took it automatically (None: asked for) and when."""
+    """One checkpoint: its id, label, what took it automatically (None: asked for), when, the
+    files changed since, and who took it (an agent's name; None: not named)."""
 
     id: int
     label: str | None
     auto: str | None
     created: float
     files: int
+    actor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,9 @@ class Checkpoints:
         self._known = known
         self._fetch = fetch if fetch is not None else self._store.get
 
-    def take(self, label: str | None = None, *, auto: str | None = None) -> int:
+    def take(
+        self, label: str | None = None, *, auto: str | None = None, actor: str | None = None
+    ) -> int:
         """Record the content of every file the tools have touched; return the new id.
 
         An automatic checkpoint with nothing changed by the tools since the newest checkpoint
@@ -81,7 +85,7 @@ class Checkpoints:
             if last is not None and last[1] == now:
                 return last[0]
         files = [(path, *self._snap(path)) for path in history.changed_paths(self._index)]
-        return rows.add_checkpoint(self._index, label, auto, now, files)
+        return rows.add_checkpoint(self._index, label, auto, now, files, actor)
 
     def listing(self) -> list[Checkpoint]:
         """Every checkpoint of the root, oldest first, with the files changed since each.
@@ -109,7 +113,9 @@ class Checkpoints:
                 )
         counts = _changed_since(newest, [(r[4], r[5]) for r in found])
         return [
-            Checkpoint(int(r[0]), r[1], r[2], float(r[3]), count)
+            Checkpoint(
+                int(r[0]), r[1], r[2], float(r[3]), count, r[6] if isinstance(r[6], str) else None
+            )
             for r, count in zip(found, counts, strict=True)
         ]
 
@@ -136,6 +142,13 @@ class Checkpoints:
             before = rows.first_change_after(self._index, path, marks[0])
             out[path] = Snapshot(before is not None, before)
         return out
+
+    def change_mark(self, checkpoint: int) -> int:
+        """The newest change id when `checkpoint` was taken (KeyError: no such checkpoint)."""
+        marks = rows.checkpoint_marks(self._index, checkpoint)
+        if marks is None:
+            raise KeyError(checkpoint)
+        return int(marks[0])
 
     def changed_by(self, checkpoint: int, actor: str) -> set[str]:
         """The paths `actor` changed (or undid a change of) since `checkpoint`."""

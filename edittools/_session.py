@@ -77,7 +77,9 @@ class Session:
         try:
             self.workspace = Workspace(sandbox, options)
             if options.checkpoint_on_start:
-                self.workspace.session_checkpoint = self.workspace.checkpoints.take(auto="session")
+                self.workspace.session_checkpoint = self.workspace.checkpoints.take(
+                    auto="session", actor=options.agent
+                )
         except BaseException:
             self.close()
             raise
@@ -150,11 +152,12 @@ class Session:
         One is taken when the session starts (the default `since` of `changes`, `reject` and
         `accept`); `begin_turn` takes one before a model turn.
         """
-        return self.workspace.checkpoints.take(label)
+        return self.workspace.checkpoints.take(label, actor=self._agent or self.options.agent)
 
     def begin_turn(self, label: str | None = None) -> int:
         """Declare that a model turn begins: an automatic checkpoint, reused when nothing changed."""
-        return self.workspace.checkpoints.take(label, auto="turn")
+        agent = self._agent or self.options.agent
+        return self.workspace.checkpoints.take(label, auto="turn", actor=agent)
 
     def checkpoints(self) -> list[Checkpoint]:
         """Every checkpoint of the root, oldest first, with how many files changed since each."""
@@ -164,14 +167,19 @@ class Session:
         """The newest checkpoint with changes since it (what `review` and `rewind` default to)."""
         return next((c.id for c in reversed(self.checkpoints()) if c.files), None)
 
-    def rewind(self, checkpoint: int, *, force: bool = False) -> ToolResult:
+    def rewind(self, checkpoint: int, *, force: bool = False, by: str | None = None) -> ToolResult:
         """Restore every file the tools changed since `checkpoint`, all or nothing.
 
         A file changed outside the tools since they last recorded it is refused (`stale`, with
-        that change as the diff) unless `force`. The result is a `changeset`; each file's `undo`,
-        or a rewind to the checkpoint taken just before, takes it back.
+        that change as the diff) unless `force`. With `by`, only that agent's changes are taken
+        back, every other change kept; one that a later change meets is refused (`stale`). The
+        result is a `changeset`; each file's `undo`, or a rewind to the checkpoint taken just
+        before, takes it back.
         """
-        return self.call("rewind", {"checkpoint": checkpoint, "force": force})
+        arguments: dict[str, Any] = {"checkpoint": checkpoint, "force": force}
+        if by is not None:
+            arguments["by"] = by
+        return self.call("rewind", arguments)
 
     def blame(self, path: str) -> list[BlameLine]:
         """Each line of `path` with the change that last made it what it is: one made through

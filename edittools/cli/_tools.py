@@ -81,7 +81,12 @@ def register(sub: Any) -> None:
         formatter_class=_RAW,
     )
     p.add_argument("path")
-    p.add_argument("--root", type=Path, default=Path("."), help="the sandbox directory")
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=Path("."),
+        help="the sandbox directory (default: the current directory)",
+    )
     p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
     p.set_defaults(run=cmd_blame)
 

@@ -122,6 +122,11 @@ class RewindParams(ToolParams):
     force: bool = Field(
         default=False, description="Overwrite files changed outside the tools since."
     )
+    by: str | None = Field(
+        default=None,
+        description="Take back only this agent's changes since the checkpoint, keeping every "
+        "other change; refused where a later change meets one of them.",
+    )
 
 
 class RejectParams(ToolParams):

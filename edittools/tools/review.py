@@ -38,6 +38,7 @@ from edittools.tools._params import (
     RejectParams,
     RewindParams,
 )
+from edittools.tools._region import Overlap, merge, read_text
 from sandbox import ABSENT, FileWrite, SandboxError, Version, decode
 
 _LINE = re.compile(r"(?<=\n)")
@@ -91,6 +92,8 @@ def rewind(ws: Workspace, params: RewindParams, call: Call) -> ToolResult:
     `undo` takes it back) and is preceded by a checkpoint, so rewinding to that one redoes it.
     """
     since = _since(ws, params.checkpoint)
+    if params.by is not None:
+        return _rewind_by(ws, call, since, params.by)
     nets = [n for n in _nets(ws, since) if n.now != n.then]
     stale = [n for n in nets if n.external]
     if stale and not params.force:
@@ -112,13 +115,75 @@ def rewind(ws: Workspace, params: RewindParams, call: Call) -> ToolResult:
             vet(ws, n.path, text_or_bytes(n.now), text_or_bytes(n.then), may_refuse=False)
         )
     if not call.dry_run:
-        ws.checkpoints.take(f"before rewind to {since}", auto="rewind")
+        ws.checkpoints.take(f"before rewind to {since}", auto="rewind", actor=call.actor)
     commit_all(ws, call, [FileWrite(n.path, n.then, n.version or ABSENT, base=n.now) for n in nets])
     files = [_payload(ws, n.path, n.now, n.then) for n in nets]
     files = [with_syntax(p, c) for p, c in zip(files, checks, strict=True)]
     lines = [f"Rewound {len(nets)} file(s) to checkpoint {since}:"]
     lines += [f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed})" for p in files]
     return changeset_result("\n".join(lines) + "".join(map(syntax_note, checks)), files)
+
+
+def _rewind_by(ws: Workspace, call: Call, since: int, actor: str) -> ToolResult:
+    """Take back `actor`'s changes since checkpoint `since`, newest first, each merged out of
+    the file as it is now (`_region.merge`: the change's after, its before and the file), all
+    files or none; a change that a later one meets is refused with where they meet."""
+    mark = ws.checkpoints.change_mark(since)
+    writes, files = [], []
+    for path in sorted(ws.checkpoints.changed_by(since, actor)):
+        existing = read_if_exists(ws, path)
+        now, version = existing if existing is not None else (None, None)
+        text = "" if now is None else read_text(now)
+        mine = [c for c in ws.history(path) if c.id > mark and c.actor == actor]
+        for change in reversed(mine):
+            after = "" if change.after_digest is None else _kept_text(ws, change.after_digest)
+            before = "" if change.before_blob is None else _kept_text(ws, change.before_blob)
+            if isinstance(text, bytes) or after is None or before is None:
+                raise ToolError(
+                    "too_large",
+                    f"{path}: change {change.id} by agent `{actor}` cannot be taken back alone "
+                    "(the file, or its content before or after that change, is not text kept "
+                    "in the state). Nothing was changed.",
+                    {"path": path, "change": change.id},
+                )
+            try:
+                text = merge(after, before, text)
+            except Overlap as exc:
+                first, last = exc.theirs.lines
+                raise ToolError(
+                    "stale",
+                    f"{path}: change {change.id} by agent `{actor}` meets a later change (lines "
+                    f"{first}-{max(first, last)} of what it wrote), so taking it back would undo "
+                    "that one too. Nothing was changed.",
+                    {"path": path, "change": change.id},
+                ) from exc
+        assert isinstance(text, str)
+        after_bytes = _encode(now, text) if now is not None else text.encode()
+        if after_bytes == now:
+            continue
+        writes.append(FileWrite(path, after_bytes, version or ABSENT, base=now))
+        files.append(_payload(ws, path, now, after_bytes))
+    if not writes:
+        return changeset_result(f"Nothing to take back: agent `{actor}` changed no file since "
+                                f"checkpoint {since}.", [])  # fmt: skip
+    if not call.dry_run:
+        label = f"before taking back {actor}'s changes since {since}"
+        ws.checkpoints.take(label, auto="rewind", actor=call.actor)
+    commit_all(ws, call, writes)
+    lines = [
+        f"Took back agent `{actor}`'s changes since checkpoint {since} in {len(files)} file(s):"
+    ]
+    lines += [f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed})" for p in files]
+    return changeset_result("\n".join(lines), files)
+
+
+def _kept_text(ws: Workspace, content: str) -> str | None:
+    """A content of the history as text, or None when it is not kept (or not text)."""
+    try:
+        text = read_text(ws.content(content))
+    except (SandboxError, ToolError):
+        return None
+    return None if isinstance(text, bytes) else text
 
 
 def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:

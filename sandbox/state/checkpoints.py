@@ -51,13 +51,15 @@ def add_checkpoint(
     auto: str | None,
     at: Marks,
     files: Sequence[tuple[str, str, str | None]],
+    actor: str | None = None,
 ) -> int:
-    """Record a checkpoint at marks `at` with its files (path, state, blob); its id."""
+    """Record a checkpoint at marks `at` with its files (path, state, blob), taken by `actor`;
+    its id."""
     with index.transaction() as db:
         cur = db.execute(
-            "INSERT INTO checkpoints (label, auto, created, change_mark, intent_mark) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (label, auto, time.time(), *at),
+            "INSERT INTO checkpoints (label, auto, created, change_mark, intent_mark, actor) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (label, auto, time.time(), *at, actor),
         )
         checkpoint = cur.lastrowid
         assert checkpoint is not None
@@ -70,10 +72,10 @@ def add_checkpoint(
 
 def checkpoint_rows(index: StateIndex) -> list[tuple[Any, ...]]:
     """Every checkpoint, oldest first, as stored: (id, label, auto, created, change mark,
-    intent mark); the caller checks the types."""
+    intent mark, actor); the caller checks the types."""
     return index.rows(
         "SELECT id, label, auto, created, CAST(change_mark AS INTEGER), "
-        "CAST(intent_mark AS INTEGER) FROM checkpoints ORDER BY id"
+        "CAST(intent_mark AS INTEGER), actor FROM checkpoints ORDER BY id"
     )
 
 

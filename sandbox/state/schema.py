@@ -92,7 +92,8 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     auto TEXT,                    -- NULL: asked for; else what took it (session, turn, rewind)
     created REAL NOT NULL,
     change_mark INTEGER NOT NULL, -- newest changes.id when it was taken
-    intent_mark INTEGER NOT NULL  -- newest intents.id when it was taken
+    intent_mark INTEGER NOT NULL, -- newest intents.id when it was taken
+    actor TEXT                    -- who took it (an agent's name); NULL: not named
 );
 CREATE TABLE IF NOT EXISTS checkpoint_files (
     checkpoint INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
@@ -110,7 +111,11 @@ CREATE TABLE IF NOT EXISTS accepted_hunks (
 """
 
 
-ADDED_COLUMNS = (("changes", "actor", "TEXT"), ("journal", "actor", "TEXT"))
+ADDED_COLUMNS = (
+    ("changes", "actor", "TEXT"),
+    ("journal", "actor", "TEXT"),
+    ("checkpoints", "actor", "TEXT"),
+)
 """Columns added to a table after its first release: (table, column, type). A database made
 before gains them when it is opened (they are NULL in its old rows)."""
 

@@ -99,3 +99,45 @@ def test_blame_from_the_command_line(tmp_path: Path) -> None:
     ).stdout.splitlines()  # fmt: skip
     assert out[0].startswith("-") and out[0].endswith("1| a")
     assert out[1].startswith("writer #") and out[1].endswith("2| B")
+
+
+def test_rewinding_one_agent_keeps_the_others_changes(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("".join(f"line {k}\n" for k in range(1, 11)))
+    (tmp_path / "g.txt").write_text("g\n")
+    with Session(tmp_path, require_read=False) as s:
+        start = s.checkpoint("start")
+
+        def edit(agent: str, path: str, old: str, new: str) -> None:
+            arguments = {"path": path, "old_string": old, "new_string": new}
+            assert not s.call("edit", arguments, agent=agent).is_error
+
+        edit("writer", "f.txt", "line 2\n", "line two\n")
+        edit("reviewer", "f.txt", "line 6\n", "line six\n")
+        edit("writer", "f.txt", "line 9\n", "line nine\n")
+        edit("writer", "g.txt", "g\n", "G\n")
+        result = s.rewind(start, by="writer")
+        assert not result.is_error, result.value
+        assert "Took back agent `writer`'s changes since checkpoint" in result.value
+        f = (tmp_path / "f.txt").read_text()
+        assert "line two" not in f and "line nine" not in f and "line six" in f
+        assert (tmp_path / "g.txt").read_text() == "g\n"
+        # A later change by another agent right beside one of the writer's: refused, all or none.
+        again = s.checkpoint("again")
+        edit("writer", "f.txt", "line 3\n", "line three\n")
+        edit("writer", "g.txt", "g\n", "G\n")
+        edit("reviewer", "f.txt", "line 4\n", "line four\n")
+        before = {p: (tmp_path / p).read_text() for p in ("f.txt", "g.txt")}
+        refused = s.rewind(again, by="writer")
+        assert refused.is_error and "meets a later change" in refused.value
+        assert {p: (tmp_path / p).read_text() for p in ("f.txt", "g.txt")} == before
+
+
+def test_a_checkpoint_keeps_who_took_it(tmp_path: Path) -> None:
+    with Session(tmp_path, agent="writer") as s:
+        taken = s.checkpoint("mine")
+        listed = {c.id: c.actor for c in s.checkpoints()}
+    assert listed[taken] == "writer"
+    with Session(tmp_path, checkpoint_on_start=False) as s:
+        assert s.checkpoints()[-1].actor == "writer"
+        unnamed = s.checkpoint("theirs")
+        assert {c.id: c.actor for c in s.checkpoints()}[unnamed] is None
