@@ -201,14 +201,23 @@ class Session:
         return self.call("changes", arguments)
 
     def reject(
-        self, path: str, hunk: int | Mapping[str, Any], *, since: int | None = None
+        self,
+        path: str,
+        hunk: int | Mapping[str, Any],
+        *,
+        since: int | None = None,
+        by: str | None = None,
     ) -> ToolResult:
-        """Revert one hunk (its index, or the hunk as `changes` gave it) of `path`'s net diff.
+        """Revert one hunk (its index, or the hunk as `changes` gave it) of `path`'s net diff
+        (with `by`, of that agent's changes alone, every other change kept).
 
         Refused as `stale` when the hunk no longer applies to the file as it is now.
         """
         ref = hunk if isinstance(hunk, int) else dict(hunk)
-        return self.call("reject", {"path": path, "hunk": ref, "since": since})
+        arguments: dict[str, Any] = {"path": path, "hunk": ref, "since": since}
+        if by is not None:
+            arguments["by"] = by
+        return self.call("reject", arguments)
 
     def accept(
         self,

@@ -135,6 +135,11 @@ class RejectParams(ToolParams):
     path: str = Field(description=PATH_HELP)
     hunk: HunkRef = Field(description=_HUNK_HELP)
     since: int | None = Field(default=None, description=_SINCE_HELP)
+    by: str | None = Field(
+        default=None,
+        description="Take the hunk from this agent's changes alone (their net diff), keeping "
+        "every other change.",
+    )
 
 
 class AcceptParams(ToolParams):

@@ -125,44 +125,15 @@ def rewind(ws: Workspace, params: RewindParams, call: Call) -> ToolResult:
 
 
 def _rewind_by(ws: Workspace, call: Call, since: int, actor: str) -> ToolResult:
-    """Take back `actor`'s changes since checkpoint `since`, newest first, each merged out of
-    the file as it is now (`_region.merge`: the change's after, its before and the file), all
-    files or none; a change that a later one meets is refused with where they meet."""
+    """Take back `actor`'s changes since checkpoint `since` (`_taken_back`), all files or none."""
     mark = ws.checkpoints.change_mark(since)
     writes, files = [], []
     for path in sorted(ws.checkpoints.changed_by(since, actor)):
-        existing = read_if_exists(ws, path)
-        now, version = existing if existing is not None else (None, None)
-        text = "" if now is None else read_text(now)
-        mine = [c for c in ws.history(path) if c.id > mark and c.actor == actor]
-        for change in reversed(mine):
-            after = "" if change.after_digest is None else _kept_text(ws, change.after_digest)
-            before = "" if change.before_blob is None else _kept_text(ws, change.before_blob)
-            if isinstance(text, bytes) or after is None or before is None:
-                raise ToolError(
-                    "too_large",
-                    f"{path}: change {change.id} by agent `{actor}` cannot be taken back alone "
-                    "(the file, or its content before or after that change, is not text kept "
-                    "in the state). Nothing was changed.",
-                    {"path": path, "change": change.id},
-                )
-            try:
-                text = merge(after, before, text)
-            except Overlap as exc:
-                first, last = exc.theirs.lines
-                raise ToolError(
-                    "stale",
-                    f"{path}: change {change.id} by agent `{actor}` meets a later change (lines "
-                    f"{first}-{max(first, last)} of what it wrote), so taking it back would undo "
-                    "that one too. Nothing was changed.",
-                    {"path": path, "change": change.id},
-                ) from exc
-        assert isinstance(text, str)
-        after_bytes = _encode(now, text) if now is not None else text.encode()
-        if after_bytes == now:
+        now, version, after = _taken_back(ws, mark, path, actor)
+        if after == now:
             continue
-        writes.append(FileWrite(path, after_bytes, version or ABSENT, base=now))
-        files.append(_payload(ws, path, now, after_bytes))
+        writes.append(FileWrite(path, after, version or ABSENT, base=now))
+        files.append(_payload(ws, path, now, after))
     if not writes:
         return changeset_result(f"Nothing to take back: agent `{actor}` changed no file since "
                                 f"checkpoint {since}.", [])  # fmt: skip
@@ -175,6 +146,43 @@ def _rewind_by(ws: Workspace, call: Call, since: int, actor: str) -> ToolResult:
     ]
     lines += [f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed})" for p in files]
     return changeset_result("\n".join(lines), files)
+
+
+def _taken_back(
+    ws: Workspace, mark: int, path: str, actor: str
+) -> tuple[bytes | None, Version | None, bytes]:
+    """`path` as it is (bytes, version) and as it would be without `actor`'s changes after
+    change `mark`: each taken back, newest first, by a three-way merge out of the file as it is
+    (the change's after, its before, the file), so every other change is kept. Refused where a
+    later change meets one of them (`stale`), or where a content is not text kept in the state."""
+    existing = read_if_exists(ws, path)
+    now, version = existing if existing is not None else (None, None)
+    text = "" if now is None else read_text(now)
+    mine = [c for c in ws.history(path) if c.id > mark and c.actor == actor]
+    for change in reversed(mine):
+        after = "" if change.after_digest is None else _kept_text(ws, change.after_digest)
+        before = "" if change.before_blob is None else _kept_text(ws, change.before_blob)
+        if isinstance(text, bytes) or after is None or before is None:
+            raise ToolError(
+                "too_large",
+                f"{path}: change {change.id} by agent `{actor}` cannot be taken back alone (the "
+                "file, or its content before or after that change, is not text kept in the "
+                "state). Nothing was changed.",
+                {"path": path, "change": change.id},
+            )
+        try:
+            text = merge(after, before, text)
+        except Overlap as exc:
+            first, last = exc.theirs.lines
+            raise ToolError(
+                "stale",
+                f"{path}: change {change.id} by agent `{actor}` meets a later change (lines "
+                f"{first}-{max(first, last)} of what it wrote), so taking it back would undo "
+                "that one too. Nothing was changed.",
+                {"path": path, "change": change.id},
+            ) from exc
+    assert isinstance(text, str)
+    return now, version, (_encode(now, text) if now is not None else text.encode())
 
 
 def _kept_text(ws: Workspace, content: str) -> str | None:
@@ -190,6 +198,10 @@ def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:
     """Revert one hunk of a file's net diff, if it still applies to the file as it is now."""
     since = _since(ws, params.since)
     net = _net_of(ws, since, params.path)
+    if params.by is not None:  # the net diff of that agent's changes alone
+        mark = ws.checkpoints.change_mark(since)
+        _, _, without = _taken_back(ws, mark, net.path, params.by)
+        net = _Net(net.path, without, net.now, net.version, net.external, net.recorded)
     then_text, now_text = text_or_bytes(net.then), text_or_bytes(net.now)
     if isinstance(then_text, bytes) or isinstance(now_text, bytes):
         raise ToolError(

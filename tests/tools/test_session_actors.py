@@ -141,3 +141,18 @@ def test_a_checkpoint_keeps_who_took_it(tmp_path: Path) -> None:
         assert s.checkpoints()[-1].actor == "writer"
         unnamed = s.checkpoint("theirs")
         assert {c.id: c.actor for c in s.checkpoints()}[unnamed] is None
+
+
+def test_rejecting_a_hunk_of_one_agent_s_changes_keeps_the_others(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("".join(f"line {k}\n" for k in range(1, 21)))
+    with Session(tmp_path, require_read=False) as s:
+        start = s.checkpoint("start")
+        for agent, old, new in [("writer", "line 2\n", "line two\n"),
+                                ("reviewer", "line 10\n", "line ten\n"),
+                                ("writer", "line 18\n", "line eighteen\n")]:  # fmt: skip
+            arguments = {"path": "f.txt", "old_string": old, "new_string": new}
+            assert not s.call("edit", arguments, agent=agent).is_error
+        result = s.reject("f.txt", 1, since=start, by="writer")  # the writer's second hunk
+        assert not result.is_error, result.value
+    f = (tmp_path / "f.txt").read_text()
+    assert "line two" in f and "line ten" in f and "line eighteen" not in f and "line 18\n" in f
