@@ -16,6 +16,7 @@ folder (outside the root, see `_state`) and the atomic writes.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import pathlib
@@ -105,6 +106,13 @@ class Sandbox:
         try:
             fd = os.open(real, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError as exc:
+            if exc.errno == errno.ENOENT:  # the generic advice would say to create a file
+                raise SandboxError(
+                    "not_found",
+                    f"The sandbox root {spelled!r} does not exist. Check the path, or create the "
+                    "folder first.",
+                    path=spelled,
+                ) from exc
             raise from_oserror(exc, spelled, "open the sandbox root") from exc
         self._held = held = _Held(fd)
         # Holds `held`, never the sandbox: it runs once the sandbox is unreachable.

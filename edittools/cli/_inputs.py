@@ -7,6 +7,7 @@ from typing import Any
 
 from edittools import adapt
 from edittools.artifacts import StreamEvent, ToolResult
+from edittools.diff import is_unified
 
 Result = ToolResult | StreamEvent
 
@@ -16,8 +17,9 @@ def load_results(text: str, *, not_understood: list[str] | None = None) -> list[
 
     Claude Code transcripts (JSONL with assistant `tool_use` and user `tool_result` records, or
     a session export `{"loglines": [...]}`) are paired by tool-use id, and what in them cannot
-    be read is described in `not_understood`; anything else goes through `adapt`, so plain text
-    or unknown shapes still show as text rather than failing.
+    be read is described in `not_understood`; a plain unified diff is one diff result; other
+    records go through `adapt`, so unknown shapes among them still show as text. Text with no
+    JSON in it at all, and no diff, holds no tool result: ValueError says so.
     """
     stripped = text.strip()
     if not stripped:
@@ -35,6 +37,8 @@ def load_results(text: str, *, not_understood: list[str] | None = None) -> list[
         if isinstance(document, list):
             return [_result(item) for item in document]
         return [_result(document)]
+    if is_unified(stripped):
+        return [adapt(stripped)]
     records = []
     for line in stripped.splitlines():
         if not line.strip():
@@ -43,6 +47,11 @@ def load_results(text: str, *, not_understood: list[str] | None = None) -> list[
             records.append(json.loads(line))
         except ValueError:
             records.append(line)
+    if all(isinstance(record, str) for record in records):
+        raise ValueError(
+            "it holds no tool results: it is neither JSON (a result, a list of them, "
+            "JSON lines, a transcript) nor a unified diff."
+        )
     if any(_is_transcript_record(record) for record in records):
         # Imported here: the dialects package loads the MCP SDK, which takes most of a second.
         from edittools.dialects import transcript_events

@@ -161,7 +161,10 @@ def _walk(session: Session, since: int, result: ToolResult) -> int:
                 done = session.reject(payload.path, hunk.model_dump(), since=since)
             if done.is_error:
                 failed = 1
-            out.print(done.value.splitlines()[0], markup=False)
+                out.print(done.value.splitlines()[0], markup=False)
+            else:  # counted as the prompt counts (the tool's own index is of the diff left)
+                verb = "Kept" if answer == "y" else "Rejected"
+                out.print(f"{verb} hunk {seen}/{total} of {payload.path}.", markup=False)
     return failed
 
 

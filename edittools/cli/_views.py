@@ -390,7 +390,10 @@ def _load_file(name: str) -> list[Any]:
     from edittools.cli._inputs import load_results
 
     not_understood: list[str] = []
-    results = load_results(_read_input(name), not_understood=not_understood)
+    try:
+        results = load_results(_read_input(name), not_understood=not_understood)
+    except ValueError as exc:
+        raise ValueError(f"{'standard input' if name == '-' else name}: {exc}") from exc
     if not_understood:
         shown = "; ".join(not_understood[:5]) + ("; ..." if len(not_understood) > 5 else "")
         print(

@@ -38,7 +38,10 @@ from edittools.artifacts.access import (
     parse_json_text,
     value_of,
 )
+from edittools.artifacts.builders import changeset_result, diff_result
+from edittools.dialects._patches import payload_from_unified
 from edittools.dialects._zeus import zeus_to_result
+from edittools.diff import is_unified
 
 _RESULT_FIELDS = ("value", "artifact", "display", "is_error")
 
@@ -106,7 +109,7 @@ def _adapt(x: Any, *, depth: int) -> ToolResult:
         if isinstance(parsed, dict):
             return _adapt(parsed, depth=depth + 1)
         text = x if isinstance(x, str) else x.decode("utf-8", errors="replace")
-        return synthesised(text, is_error=False)
+        return _from_unified(text) or synthesised(text, is_error=False)
     if is_mcp_result(x):
         return _from_mcp(x, depth=depth)
     if isinstance(x, dict):
@@ -120,6 +123,18 @@ def _adapt(x: Any, *, depth: int) -> ToolResult:
         if data_text is not None:
             return ToolResult(value=data_text, artifact=JsonArtifact(payload=JsonPayload(data=x)))
     return synthesised(value_of(x), is_error=False)
+
+
+def _from_unified(text: str) -> ToolResult | None:
+    """Plain unified diff text as a diff (one file) or changeset result; None when it is not."""
+    if not is_unified(text):
+        return None
+    payloads = payload_from_unified(text)
+    if not payloads:
+        return None
+    if len(payloads) == 1:
+        return diff_result(text, payloads[0])
+    return changeset_result(text, payloads)
 
 
 def _from_result_dict(data: dict[str, Any], *, depth: int) -> ToolResult:

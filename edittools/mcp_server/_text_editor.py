@@ -93,7 +93,12 @@ def _run(session: Session, p: TextEditorParams) -> ToolResult:
                 "invalid_arguments",
                 "The insert command needs insert_text (or new_str). Call again with it.",
             )
-        return session.insert(p.path, p.insert_line, text)
+        result = session.insert(p.path, p.insert_line, text)
+        total = _past_the_end(result)
+        if total is not None:  # the tools' message names `line`; this surface's is insert_line
+            return _reworded(result, f"insert_line {p.insert_line} is past the end: {p.path} has "
+                             f"{total} lines. Give an insert_line between 0 and {total}.")  # fmt: skip
+        return result
     return session.undo(p.path)
 
 
@@ -115,7 +120,28 @@ def _view(session: Session, p: TextEditorParams) -> ToolResult:
     artifact = result.artifact
     if isinstance(artifact, ErrorArtifact) and artifact.payload.code == "is_directory":
         return list_directory(session.sandbox, p.path)
+    total = _past_the_end(result)
+    if total is not None and p.view_range is not None:  # the tools' message names `offset`
+        return _reworded(result, f"view_range {p.view_range} starts past the end: {p.path} has "
+                         f"{total} lines. Give view_range [first, last] with first between 1 and "
+                         f"{total} (last = -1 for the end).")  # fmt: skip
     return result
+
+
+def _past_the_end(result: ToolResult) -> int | None:
+    """The file's line count when `result` refused a line past its end (else None)."""
+    artifact = result.artifact
+    if not isinstance(artifact, ErrorArtifact) or artifact.payload.code != "invalid_arguments":
+        return None
+    detail = artifact.payload.detail
+    total = detail.get("total_lines") if isinstance(detail, dict) else None
+    return total if isinstance(total, int) else None
+
+
+def _reworded(result: ToolResult, message: str) -> ToolResult:
+    """The same refusal in this surface's words (its parameters' names)."""
+    assert isinstance(result.artifact, ErrorArtifact)
+    return error_result("invalid_arguments", message, result.artifact.payload.detail)
 
 
 def _exists(session: Session, path: str) -> bool:

@@ -275,7 +275,7 @@ def _code_table(payload: CodePayload) -> str:
 def _changeset(payload: ChangesetPayload, report: _Report, tool: str) -> str:
     count = len(payload.files)
     heading = (
-        f"<h2>{tool}changeset: {count} file{'' if count == 1 else 's'} "
+        f"<h2>{tool + ' ' if tool else ''}changeset: {count} file{'' if count == 1 else 's'} "
         f'<span class="count-add">+{payload.stats.added}</span> '
         f'<span class="count-del">-{payload.stats.removed}</span></h2>'
     )

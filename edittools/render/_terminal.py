@@ -57,6 +57,8 @@ def diff_labels(payload: DiffPayload) -> list[str]:
 
     `snippet` for a snippet-level diff, the operation when it is not a plain modification,
     `binary`, the match tolerance when the edit did not match exactly, `non-minimal`, and
+    `texts not kept` when the full texts are neither inline nor kept by reference (texts left
+    out but fetchable by `old_ref`/`new_ref` are no loss: the diff is whole either way), and
     `changed outside the tools` for a net review's file that something else changed too.
     """
     labels: list[str] = []
@@ -75,8 +77,9 @@ def diff_labels(payload: DiffPayload) -> list[str]:
         labels.append(f"match: {payload.match}")
     if not payload.minimal:
         labels.append("non-minimal")
-    if payload.truncated:
-        labels.append("truncated")
+    kept = payload.old_ref is not None or payload.new_ref is not None
+    if payload.truncated and not kept and payload.granularity != "snippet":
+        labels.append("texts not kept")  # the diff is whole; the files' full texts are not
     if payload.external:
         labels.append("changed outside the tools")
     return labels

@@ -221,3 +221,16 @@ def test_session_export_is_previewed_and_unreadable_parts_are_warned_about(tmp_p
     captured = capsys.readouterr()
     assert captured.out == from_export and '"kind": "diff"' in from_export
     assert "warning: 1 part(s)" in captured.err and "not JSON" in captured.err
+
+
+def test_input_with_no_tool_result_is_refused_and_a_plain_diff_is_shown(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello world\nnot a diff\n")
+    proc = run("preview", junk)
+    assert proc.returncode == 2 and "hello world" not in proc.stdout
+    assert proc.stderr.startswith(f"edittools: {junk}: it holds no tool results")
+    patch = tmp_path / "change.diff"
+    patch.write_text("--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n")
+    proc = run("preview", patch)
+    assert proc.returncode == 0, proc.stderr
+    assert "x.py  +1 -1" in proc.stdout and "diff --git a/x.py b/x.py" in proc.stdout

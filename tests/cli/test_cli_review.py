@@ -124,11 +124,11 @@ def first_pass(term: Terminal) -> None:
     assert b"y - keep this hunk" in helped and b"n - reject this hunk" in helped
     term.answer("y")
     second = term.until(PROMPT)
-    assert b"Accepted 1 hunk(s) of a.py" in second
+    assert b"Kept hunk 1/4 of a.py." in second
     assert b"+LINE 15" in second and b"(2/4)" in second
     term.answer("n")
     third = term.until(PROMPT)
-    assert b"Rejected hunk 1 of a.py" in third and b"+LINE 27" in third
+    assert b"Rejected hunk 2/4 of a.py." in third and b"+LINE 27" in third
     term.answer("q")
     status, _ = term.finish()
     assert status == 0

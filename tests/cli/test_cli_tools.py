@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,7 +166,8 @@ def test_a_root_that_does_not_exist_is_one_line_of_trouble(tmp_path):
     for args in (("read", "a.py"), ("log",), ("edit", "a.py", "x", "y")):
         proc = run(args[0], "--root", tmp_path / "absent", *args[1:])
         assert proc.returncode == 2, args
-        assert proc.stderr.startswith("edittools: Cannot open the sandbox root")
+        assert proc.stderr.startswith("edittools: The sandbox root")
+        assert "does not exist" in proc.stderr and "create the folder first" in proc.stderr
         assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
@@ -190,9 +192,7 @@ def test_serve_parses_with_the_servers_own_parser(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["serve", "--root", str(tmp_path / "missing"), "--surface", "codex"])
     assert exit_info.value.code == 2
-    assert capsys.readouterr().err.startswith(
-        "edittools serve: error: Cannot open the sandbox root"
-    )
+    assert capsys.readouterr().err.startswith("edittools serve: error: The sandbox root")
 
 
 def test_an_edit_that_breaks_the_syntax_warns_and_refuse_writes_nothing(root, capsys):
@@ -205,3 +205,24 @@ def test_an_edit_that_breaks_the_syntax_warns_and_refuse_writes_nothing(root, ca
     assert (root / "app.py").read_text() == APP
     status, out = _cli(capsys, root, *args, "--syntax-check", "off")
     assert status == 0 and "syntax" not in out
+
+
+def test_a_reader_that_stops_early_is_no_error(tmp_path: Path) -> None:
+    """`edittools log --jsonl | head`: the pipe closes before the output ends; exit 0, quietly."""
+    from edittools import Session
+
+    with Session(tmp_path, require_read=False) as s:
+        for k in range(80):
+            (tmp_path / f"f{k}.txt").write_text("x\n" * 50)
+            assert not s.edit(f"f{k}.txt", "x\n" * 50, "y\n" * 50).is_error
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "edittools", "log", "--root", str(tmp_path), "--jsonl"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    with proc.stderr:
+        assert proc.stdout.read(100)
+        proc.stdout.close()
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr.read() == b""

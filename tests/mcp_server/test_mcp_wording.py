@@ -153,3 +153,24 @@ def test_not_found_hint_names_the_surface_s_own_way_to_create(tmp_path: Path) ->
     with Session(tmp_path) as session:
         for surface, (name, arguments, ending) in hints.items():
             assert message(call(session, surface, name, arguments)).endswith(ending), surface
+
+
+def test_text_editor_lines_past_the_end_name_its_own_parameters(session: Session) -> None:
+    tool = "str_replace_based_edit_tool"
+    view = message(
+        call(
+            session,
+            "anthropic",
+            tool,
+            {"command": "view", "path": "dup.txt", "view_range": [10, 12]},
+        )
+    )
+    assert view.startswith("view_range [10, 12] starts past the end: dup.txt has 3 lines.")
+    assert "offset" not in view
+    session.read("dup.txt")
+    insert = message(
+        call(session, "anthropic", tool,
+             {"command": "insert", "path": "dup.txt", "insert_line": 9, "insert_text": "x"})
+    )  # fmt: skip
+    assert insert.startswith("insert_line 9 is past the end: dup.txt has 3 lines.")
+    assert "Give an insert_line between 0 and 3." in insert

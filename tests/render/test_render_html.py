@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from pathlib import Path
 from typing import Any
 
 from hypothesis import example, given, settings
@@ -202,3 +203,22 @@ def test_any_input_text_round_trips_as_text_and_adds_no_elements(
     added = next(e for e in hostile if e.tag == "tr" and "add" in e.classes)
     assert added.text.removeprefix("1+") == visible(line)
     assert next(e for e in hostile if "message" in e.classes).text == visible(message)
+
+
+def test_a_journaled_changeset_reads_cleanly(tmp_path: Path) -> None:
+    """The tool's name and id stand apart from the heading, and a diff whose texts are kept by
+    reference (every journaled one) carries no "truncated" badge: nothing of it is missing."""
+    from edittools import Session
+
+    (tmp_path / "a.txt").write_text("one\n")
+    (tmp_path / "b.txt").write_text("two\n")
+    with Session(tmp_path, require_read=False) as s:
+        s.apply_patch(
+            "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n"
+            "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n"
+        )
+        events = s.journal()
+    page = render_report(events, title="journal")
+    heading = re.search(r'<span class="tool">apply_patch · [^<]+</span>(.)changeset', page)
+    assert heading is not None and heading.group(1) == " "
+    assert "truncated" not in page and "texts not kept" not in page
