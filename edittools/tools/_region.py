@@ -163,10 +163,15 @@ def stale_if(
 ) -> T:
     """`find(current)`, where a failure (the text an edit names is gone, or found twice) is
     the refusal of a file that changed since the read, with what changed (first where it
-    meets the change as `make` makes it of the content read)."""
+    meets the change as `make` makes it of the content read) — unless the change fails on the
+    content read as well: then it is the change's own fault, and its own error stands."""
     try:
         return find(current)
     except ToolError as exc:
+        try:
+            make(decode(base.data))
+        except (ToolError, SandboxError):
+            raise exc from None
         raise _refusal(path, base, current.text, _meeting(base, current.text, make)) from exc
 
 

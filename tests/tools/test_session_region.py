@@ -77,6 +77,14 @@ def test_a_change_to_the_line_just_below_is_refused(tmp_path: Path) -> None:
     assert (tmp_path / "f.py").read_text() == theirs
 
 
+def test_an_edit_that_fails_on_what_was_read_too_keeps_its_own_error(tmp_path: Path) -> None:
+    """Ambiguous in the content read as well: the call's own fault, not the other change's."""
+    with _opened(tmp_path) as s:
+        (tmp_path / "f.py").write_text("import os\n" + BASE)
+        check_error(s.edit("f.py", "line 1", "one"), "ambiguous_match")  # line 1, 10, 11...
+        check_error(s.edit("f.py", "no such text", "x"), "no_match")
+
+
 def test_text_the_other_change_removed_is_refused_as_stale_not_as_missing(
     tmp_path: Path,
 ) -> None:
@@ -210,3 +218,46 @@ def test_a_patch_update_is_judged_on_its_hunks_and_their_context(tmp_path: Path)
         (tmp_path / "f.py").write_text(now)
         check_error(s.apply_patch(_patch("line 10", "line ten", 10)), "stale_read")
     assert (tmp_path / "f.py").read_text() == now
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    _changes(), st.sampled_from(["\n", "\r\n"]), st.booleans(), st.sampled_from(["utf-8", "utf-16"])
+)
+def test_a_region_apply_keeps_the_file_s_newlines_and_encoding(
+    tmp_path_factory: Any,
+    change: tuple[int, int, int, int, int],
+    newline: str,
+    final: bool,
+    encoding: str,
+) -> None:
+    """The property above in CRLF files, files without a final newline and UTF-16 (with its
+    BOM): what is written is both changes, in the file's own newlines and encoding, or nothing."""
+    a, b, c, d, n = change
+    base = [f"base {k:02d}" for k in range(1, 13)]
+    theirs = base[: c - 1] + [f"theirs {k}" for k in range(n)] + base[d:]
+
+    def spelled(lines: list[str]) -> bytes:
+        text = newline.join(lines) + (newline if final and lines else "")
+        return text.encode(encoding)  # utf-16 writes its BOM
+
+    root = tmp_path_factory.mktemp("region")
+    (root / "f.txt").write_bytes(spelled(base))
+    with Session(root, syntax_check="off") as s:
+        assert not s.read("f.txt").is_error
+        (root / "f.txt").write_bytes(spelled(theirs))
+        result = s.edit("f.txt", "\n".join(base[a - 1 : b]), "ours")  # no newline at its end
+    on_disk = (root / "f.txt").read_bytes()
+    if c <= b + 1 and a <= d + 1:
+        assert result.is_error and on_disk == spelled(theirs)
+        return
+    assert not result.is_error, result.value
+    if b < c:
+        ours = [*base[: a - 1], "ours", *base[b:]]
+        shift = 1 - (b - a + 1)
+        both = ours[: c - 1 + shift] + [f"theirs {k}" for k in range(n)] + ours[d + shift :]
+    else:
+        both = [*theirs[: a - 1 - (d - c + 1) + n], "ours", *theirs[b - (d - c + 1) + n :]]
+    assert on_disk == spelled(both)
