@@ -81,13 +81,7 @@ def register(sub: Any) -> None:
         formatter_class=_RAW,
     )
     p.add_argument("path")
-    p.add_argument(
-        "--root",
-        type=Path,
-        default=Path("."),
-        help="the sandbox directory (default: the current directory)",
-    )
-    p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
+    _root_options(p)
     p.set_defaults(run=cmd_blame)
 
     # `serve` hands its arguments to the server's own parser (the one definition of them);
@@ -103,8 +97,8 @@ def register(sub: Any) -> None:
     p.set_defaults(run=cmd_serve)
 
 
-def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool = False) -> Any:
-    p = sub.add_parser(name, help=summary, description=run.__doc__, formatter_class=_RAW)
+def _root_options(p: Any) -> None:
+    """`--root` (the current directory by default) and `--state-dir`."""
     p.add_argument(
         "--root",
         type=Path,
@@ -112,6 +106,11 @@ def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool =
         help="the sandbox directory (default: the current directory)",
     )
     p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
+
+
+def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool = False) -> Any:
+    p = sub.add_parser(name, help=summary, description=run.__doc__, formatter_class=_RAW)
+    _root_options(p)
     p.add_argument("--json", action="store_true", help="print the ToolResult as JSON")
     if changes:
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
