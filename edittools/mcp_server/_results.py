@@ -20,10 +20,6 @@ BLOB_URI = "edittools://blob/{id}"
 
 _ARTIFACT_SCHEMA: dict[str, Any] = {
     "type": ["object", "null"],
-    "description": "A v1 artifact (schema edittools.tool-artifact), or null: schema, version, "
-    "kind and status (strings), an optional icon and title (strings), and the payload by kind. "
-    "Texts are referenced by blob id (old_ref, new_ref, attachment ids): read "
-    "edittools://blob/{id}.",
     "properties": {
         "schema": {"const": "edittools.tool-artifact"},
         "version": {"type": "integer"},
@@ -35,17 +31,14 @@ _ARTIFACT_SCHEMA: dict[str, Any] = {
 # Clients check every result against this schema (the SDK's client does, with jsonschema, at a
 # few microseconds a keyword), so it checks only what tells a result of this protocol from
 # anything else: the value, the artifact's schema, version and payload, and that its outer fields
-# are there. The artifact is an object-or-null type rather than a choice of two schemas; the
-# other fields are described, not checked.
+# are there. The artifact is an object-or-null type rather than a choice of two schemas. It is
+# sent with every tool of `tools/list` (the protocol has no way to share one), so it carries no
+# prose: the fields are described in the artifact protocol (`edittools schema`), and the blobs
+# a result refers to by id are the server's `edittools://blob/{id}` resources.
 _OUTPUT_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "description": "A ToolResult: value (what the model reads), artifact, is_error (a boolean), "
-    "and display (host-specific display data, if any).",
-    "properties": {
-        "value": {"type": "string", "description": "What the model reads."},
-        "artifact": _ARTIFACT_SCHEMA,
-    },
+    "properties": {"value": {"type": "string"}, "artifact": _ARTIFACT_SCHEMA},
     "required": ["value"],
 }
 
