@@ -193,7 +193,8 @@ class Session:
         """The net diff (a `changeset`) of every file the tools changed since checkpoint `since`.
 
         `since` defaults to the checkpoint taken when the session began; with `include_accepted`
-        off, hunks marked with `accept` are left out; with `by`, only the files that agent changed.
+        off, hunks marked with `accept` are left out; with `by`, only the files that agent changed,
+        each with that agent's own changes (the hunks `reject` counts with the same `by`).
         """
         arguments: dict[str, Any] = {"since": since, "include_accepted": include_accepted}
         if by is not None:

@@ -110,8 +110,8 @@ class ChangesParams(ToolParams):
     )
     by: str | None = Field(
         default=None,
-        description="Only the files this agent (by name) changed since the checkpoint; their "
-        "net diffs hold every change since, whoever made it.",
+        description="Only the files this agent (by name) changed since the checkpoint, each "
+        "with that agent's own changes (the hunks reject counts with the same by).",
     )
 
 

@@ -58,14 +58,24 @@ class _Net:
 
 
 def changes(ws: Workspace, params: ChangesParams, call: Call) -> ToolResult:
-    """The net diff of every file the tools changed since the checkpoint, as a changeset."""
+    """The net diff of every file the tools changed since the checkpoint, as a changeset; with
+    `by`, of each file that agent changed, its own changes alone (the hunks `reject` with `by`
+    counts), or the whole net diff where they cannot be told apart from later ones."""
     since = _since(ws, params.since)
     files = []
     chosen = None if params.by is None else ws.checkpoints.changed_by(since, params.by)
+    mark = 0 if params.by is None else ws.checkpoints.change_mark(since)
+    mixed: set[str] = set()
     for net in _nets(ws, since):
         if chosen is not None and net.path not in chosen:
             continue
-        payload = _payload(ws, net.path, net.then, net.now)
+        then = net.then
+        if params.by is not None:
+            try:
+                then = _taken_back(ws, mark, net.path, params.by)[2]
+            except ToolError:  # met by later changes, or not kept: the whole net diff
+                mixed.add(net.path)
+        payload = _payload(ws, net.path, then, net.now)
         if not params.include_accepted:
             kept = _unaccepted(ws, since, payload)
             if kept is None:
@@ -79,8 +89,10 @@ def changes(ws: Workspace, params: ChangesParams, call: Call) -> ToolResult:
         return changeset_result(f"No changes{by} since checkpoint {since}.", [])
     lines = [f"Net changes{by} since checkpoint {since}:"]
     for p in files:
-        mark = " (also changed outside the tools)" if _is_external(p) else ""
-        lines.append(f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed}){mark}")
+        note = " (also changed outside the tools)" if _is_external(p) else ""
+        if p.path in mixed:
+            note += " (the whole net diff: these changes meet later ones)"
+        lines.append(f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed}){note}")
     return changeset_result("\n".join(lines), files)
 
 

@@ -156,3 +156,24 @@ def test_rejecting_a_hunk_of_one_agent_s_changes_keeps_the_others(tmp_path: Path
         assert not result.is_error, result.value
     f = (tmp_path / "f.txt").read_text()
     assert "line two" in f and "line ten" in f and "line eighteen" not in f and "line 18\n" in f
+
+
+def test_changes_by_an_agent_shows_its_own_hunks_the_ones_reject_counts(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("".join(f"line {k}\n" for k in range(1, 21)))
+    with Session(tmp_path, require_read=False) as s:
+        start = s.checkpoint("start")
+        for agent, old, new in [("writer", "line 2\n", "line two\n"),
+                                ("reviewer", "line 10\n", "line ten\n"),
+                                ("writer", "line 18\n", "line eighteen\n")]:  # fmt: skip
+            arguments = {"path": "f.txt", "old_string": old, "new_string": new}
+            assert not s.call("edit", arguments, agent=agent).is_error
+        mine = s.changes(start, by="writer").artifact.payload.files[0]  # type: ignore[union-attr]
+        assert (mine.stats.added, mine.stats.removed, len(mine.hunks)) == (2, 2, 2)
+        assert "+line eighteen" in mine.hunks[1].lines
+        theirs = s.changes(start, by="reviewer").artifact.payload.files[0]  # type: ignore[union-attr]
+        assert [line for line in theirs.hunks[0].lines if line[:1] in "+-"] == [
+            "-line 10",
+            "+line ten",
+        ]
+        assert not s.reject("f.txt", 1, since=start, by="writer").is_error
+    assert "line eighteen" not in (tmp_path / "f.txt").read_text()
