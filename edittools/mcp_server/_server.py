@@ -42,7 +42,10 @@ _log = logging.getLogger(__name__)
 
 _BLOB_PREFIX = BLOB_URI.removesuffix("{id}")
 _RESOURCE_NOT_FOUND = -32002
-"""The JSON-RPC error code MCP gives a resource that does not exist."""
+"""The JSON-RPC error code MCP gave a resource that does not exist, before its 2026-07-28
+revision; from that one on it is `_INVALID_PARAMS` (with the resource's `uri` in `data`)."""
+_INVALID_PARAMS = -32602
+_MODERN = "2026-07-28"
 
 CANCELLING = (
     " If the call is cancelled (notifications/cancelled) before its change is committed, "
@@ -170,12 +173,12 @@ def build_server(
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
         if not uri.startswith(_BLOB_PREFIX):
-            raise MCPError(_RESOURCE_NOT_FOUND, f"No resource {uri[:200]!r}: only {BLOB_URI}.")
+            raise _missing(ctx, uri, f"No resource {uri[:200]!r}: only {BLOB_URI}.")
         try:
             async with one_at_a_time:
                 data = session.blob(uri[len(_BLOB_PREFIX) :])
         except ToolError as exc:
-            raise MCPError(_RESOURCE_NOT_FOUND, exc.message, {"code": exc.code}) from exc
+            raise _missing(ctx, uri, exc.message, {"code": exc.code}) from exc
         return types.ReadResourceResult(contents=[_contents(uri, data)])
 
     server = Server(
@@ -314,3 +317,11 @@ def _client_name(ctx: Any) -> str | None:
         return None
     session_id = getattr(ctx.session, "session_id", None)
     return f"{name}#{str(session_id)[:8]}" if session_id else name
+
+
+def _missing(ctx: Any, uri: str, message: str, data: dict[str, Any] | None = None) -> MCPError:
+    """The error for a resource that does not exist, as the connection's protocol revision
+    words it: -32602 from 2026-07-28 on, -32002 before; the `uri` in `data` either way."""
+    version = str(getattr(ctx, "protocol_version", "") or "")
+    code = _INVALID_PARAMS if version >= _MODERN else _RESOURCE_NOT_FOUND
+    return MCPError(code, message, {**(data or {}), "uri": uri[:1000]})

@@ -220,3 +220,28 @@ def test_session_blob_returns_referenced_contents_and_refuses_unknown_ids(tmp_pa
             with pytest.raises(ToolError) as caught:
                 session.blob(bad)  # type: ignore[arg-type]
             assert caught.value.code == "unknown_ref"
+
+
+@pytest.mark.parametrize(("mode", "code"), [("legacy", -32002), ("2026-07-28", -32602)])
+def test_a_missing_resource_is_worded_as_the_connection_s_revision_asks(
+    tmp_path: Path, mode: str, code: int
+) -> None:
+    """Before 2026-07-28 a missing resource is -32002; from that revision on, -32602. Both
+    carry the resource's uri in `data`."""
+    from mcp import Client
+
+    from edittools import Session
+    from edittools.mcp_server import build_server
+
+    uri = "edittools://blob/" + "0" * 64
+
+    async def scenario(session: Session) -> MCPError:
+        async with Client(build_server(session), mode=mode) as client:
+            with pytest.raises(MCPError) as caught:
+                await client.read_resource(uri)
+            return caught.value
+
+    with Session(tmp_path) as session:
+        error = anyio.run(scenario, session)
+    assert error.error.code == code
+    assert error.error.data == {"code": "unknown_ref", "uri": uri}
