@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from typing import overload
 
 from edittools._errors import ToolError
 from edittools._workspace import Change, Span, Workspace
@@ -213,6 +214,12 @@ def change_result(value: str, payload: DiffPayload, check: SyntaxCheck | None) -
     return diff_result(value + syntax_note(check), with_syntax(payload, check))
 
 
+@overload
+def text_or_bytes(data: bytes) -> str | bytes: ...
+@overload
+def text_or_bytes(data: None) -> None: ...
+@overload
+def text_or_bytes(data: bytes | None) -> str | bytes | None: ...
 def text_or_bytes(data: bytes | None) -> str | bytes | None:
     """A content as text for diffing and checking, or its bytes when it is not text."""
     if data is None:
@@ -221,6 +228,15 @@ def text_or_bytes(data: bytes | None) -> str | bytes | None:
         return decode(data).text
     except SandboxError:
         return data
+
+
+def kept_text(ws: Workspace, content: str) -> str | None:
+    """A content of the state (by id) as text; None when it is no longer kept, or not text."""
+    try:
+        text = text_or_bytes(ws.content(content))
+    except (SandboxError, ToolError):
+        return None
+    return None if isinstance(text, bytes) else text
 
 
 def refuse_nul(text: str, argument: str, path: str) -> None:

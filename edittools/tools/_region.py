@@ -21,6 +21,7 @@ from typing import TypeVar
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload
 from edittools.diff import diff_texts, hunk_header, line_diff, unified_excerpt
+from edittools.tools._executor import text_or_bytes
 from sandbox import SandboxError, TextDocument, decode
 
 T = TypeVar("T")
@@ -52,6 +53,11 @@ class Hunk:
     """Where the region starts in the other content (with no new lines: the line before it)."""
 
     @property
+    def new_count(self) -> int:
+        """How many lines `new` holds."""
+        return line_count(self.new)
+
+    @property
     def lines(self) -> Lines:
         """The base lines it replaces, or its boundary."""
         if self.old_lines == 0:
@@ -65,6 +71,11 @@ class Overlap(Exception):
     def __init__(self, theirs: Hunk) -> None:
         super().__init__(f"the other change touches lines {theirs.lines}")
         self.theirs = theirs
+
+
+def line_count(text: str) -> int:
+    """How many lines `text` holds (a last line without its newline counts)."""
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
 def hunks(base: str, other: str) -> list[Hunk]:
@@ -91,13 +102,20 @@ def merge(base: str, ours: str, theirs: str, relied: Sequence[Lines] = ()) -> st
     `relied` adds regions of `base` the change depends on besides the lines it replaced (the
     lines an edit matched, a patch hunk's context, the line an insert follows).
     """
-    mine = hunks(base, ours)
-    other = hunks(base, theirs)
-    regions = [h.lines for h in mine] + list(relied)
-    for h in other:
-        if any(_meet(h.lines, region) for region in regions):
-            raise Overlap(h)
+    return _merged(base, hunks(base, ours), hunks(base, theirs), relied)
+
+
+def _merged(base: str, mine: list[Hunk], other: list[Hunk], relied: Sequence[Lines]) -> str:
+    """`merge` of the two changes' hunks."""
+    meeting = _first_meeting(other, [h.lines for h in mine] + list(relied))
+    if meeting is not None:
+        raise Overlap(meeting)
     return _apply(base, sorted(mine + other, key=lambda h: (h.old_start, h.old_lines)))
+
+
+def _first_meeting(other: list[Hunk], regions: list[Lines]) -> Hunk | None:
+    """The first hunk of the other change that meets one of `regions`, if any."""
+    return next((h for h in other if any(_meet(h.lines, r) for r in regions)), None)
 
 
 def _meet(a: Lines, b: Lines) -> bool:
@@ -142,14 +160,15 @@ def made_elsewhere(
         ours, relied = make(read)
     except (SandboxError, ToolError) as exc:  # the change does not apply to what was read
         raise _refusal(path, base, current.text, None) from exc
+    theirs = hunks(read.text, current.text)
     try:
-        merged = merge(read.text, ours.text, current.text, relied)
+        merged = _merged(read.text, hunks(read.text, ours.text), theirs, relied)
     except Overlap as exc:
         raise _refusal(path, base, current.text, exc.theirs) from exc
     if merged != changed.text:
         raise _refusal(path, base, current.text, None)
     other = diff_texts(read.text, current.text, path=path, include_texts=False)
-    where = _where(read.text, current.text, other)
+    where = _where(theirs, other)
     return (
         f"\nNote: {path} changed{base.by} since this session read it ({where}), not in "
         "or beside "
@@ -169,23 +188,13 @@ def stale_if(
         return find(current)
     except ToolError as exc:
         try:
-            make(decode(base.data))
+            read = decode(base.data)
+            ours, relied = make(read)
         except (ToolError, SandboxError):
             raise exc from None
-        raise _refusal(path, base, current.text, _meeting(base, current.text, make)) from exc
-
-
-def _meeting(base: Base, current: str, make: Make) -> Hunk | None:
-    """The first region of the other change that meets the change made of `base`, if any."""
-    try:
-        read = decode(base.data)
-        ours, relied = make(read)
-    except (SandboxError, ToolError):
-        return None
-    regions = [h.lines for h in hunks(read.text, ours.text)] + list(relied)
-    return next(
-        (h for h in hunks(read.text, current) if any(_meet(h.lines, r) for r in regions)), None
-    )
+        regions = [h.lines for h in hunks(read.text, ours.text)] + list(relied)
+        meeting = _first_meeting(hunks(read.text, current.text), regions)
+        raise _refusal(path, base, current.text, meeting) from exc
 
 
 def widened(base: str, ours: str, context: int) -> list[Lines]:
@@ -206,7 +215,7 @@ def lines_of(text: str, spans: Sequence[tuple[int, int]]) -> list[Lines]:
 def line_now(path: str, base: Base, current: TextDocument, line: int) -> int:
     """The number in `current` of the boundary after line `line` of `base` (lines added or
     removed above it since move it); `stale_read` when the other change touches it."""
-    read = read_text(base.data)
+    read = text_or_bytes(base.data)
     if isinstance(read, bytes):
         raise _refusal(path, base, current.text, None)
     shift = 0
@@ -214,28 +223,18 @@ def line_now(path: str, base: Base, current: TextDocument, line: int) -> int:
         if _meet(h.lines, (line + 1, line)):
             raise _refusal(path, base, current.text, h)
         if h.lines[1] < line:
-            shift += h.new.count("\n") + (1 if h.new and not h.new.endswith("\n") else 0)
-            shift -= h.old_lines
+            shift += h.new_count - h.old_lines
     return line + shift
 
 
-def read_text(data: bytes) -> str | bytes:
-    """A content as text, or as its bytes when it does not decode."""
-    try:
-        return decode(data).text
-    except SandboxError:
-        return data
-
-
-def _where(read: str | bytes, current: str, payload: DiffPayload) -> str:
-    """`+a -b at lines x-y, ...` of a diff, in the lines of the file as it is now."""
-    if isinstance(read, bytes):
+def _where(found: list[Hunk] | None, payload: DiffPayload) -> str:
+    """`+a -b at lines x-y, ...` of a diff (`found`: its hunks without context, when the
+    contents are text), in the lines of the file as it is now."""
+    if found is None:
         return f"+{payload.stats.added} -{payload.stats.removed}"
-    found = hunks(read, current)
     places = []
     for h in found[:4]:
-        count = h.new.count("\n") + (1 if h.new and not h.new.endswith("\n") else 0)
-        first, last = h.new_start, h.new_start + count - 1
+        first, last = h.new_start, h.new_start + h.new_count - 1
         places.append(f"line {first}" if first >= last else f"lines {first}-{last}")
     more = ", ..." if len(found) > 4 else ""
     return f"+{payload.stats.added} -{payload.stats.removed} at {', '.join(places)}{more}"
@@ -243,8 +242,9 @@ def _where(read: str | bytes, current: str, payload: DiffPayload) -> str:
 
 def _refusal(path: str, base: Base, current: str, theirs: Hunk | None) -> ToolError:
     """`stale_read`: the change meets what changed since the read (that part shown first)."""
-    read = read_text(base.data)
+    read = text_or_bytes(base.data)
     other = diff_texts(read, current, path=path, include_texts=False)
+    found = None if isinstance(read, bytes) else hunks(read, current)
     shown = other.unified
     if theirs is not None:
         first, last = theirs.lines
@@ -252,7 +252,9 @@ def _refusal(path: str, base: Base, current: str, theirs: Hunk | None) -> ToolEr
         if first > last:
             where = f"after line {last}"
         meeting = [
-            h for h in other.hunks if _meet(_old_lines(h.old_start, h.old_lines), theirs.lines)
+            h
+            for h in other.hunks
+            if _meet(Hunk(h.old_start or 0, h.old_lines, "").lines, theirs.lines)
         ]
         head = "".join(hunk_header(h) + "\n" + "\n".join(h.lines) + "\n" for h in meeting[:1])
         shown = (
@@ -261,13 +263,8 @@ def _refusal(path: str, base: Base, current: str, theirs: Hunk | None) -> ToolEr
     return ToolError(
         "stale_read",
         f"{path} changed{base.by} since this session last read it "
-        f"({_where(read, current, other)}), in or "
+        f"({_where(found, other)}), in or "
         "beside the lines this change touches, so it was not made. Read it again, then retry.\n"
         + unified_excerpt(shown),
         {"path": path, "diff": other.model_dump(mode="json", by_alias=True)},
     )
-
-
-def _old_lines(start: int | None, count: int) -> Lines:
-    first = start or 0
-    return (first + 1, first) if count == 0 else (first, first + count - 1)

@@ -13,7 +13,8 @@ from typing import Literal
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
-from edittools.tools._region import hunks, read_text
+from edittools.tools._executor import kept_text, text_or_bytes
+from edittools.tools._region import hunks, line_count
 from sandbox import SandboxError
 
 Kind = Literal["tools", "outside", "never", "unknown"]
@@ -51,7 +52,7 @@ def blame(ws: Workspace, path: str) -> list[BlameLine]:
         now, _ = ws.sandbox.read_bytes(path, max_bytes=ws.options.max_file_bytes)
     except SandboxError as exc:
         raise ToolError.from_sandbox(exc) from exc
-    current = read_text(now)
+    current = text_or_bytes(now)
     if isinstance(current, bytes):
         raise ToolError(
             "binary", f"{path} is not text, so it has no lines to blame.", {"path": path}
@@ -60,28 +61,28 @@ def blame(ws: Workspace, path: str) -> list[BlameLine]:
     origins: list[Origin] = []
     history = ws.history(path)
     if history and history[0].before_blob is not None:
-        content = _text(ws, history[0].before_blob)
-        origins = [_NEVER if content is not None else _UNKNOWN] * _count(content or "")
+        content = kept_text(ws, history[0].before_blob)
+        origins = [_NEVER if content is not None else _UNKNOWN] * line_count(content or "")
     elif history:
         content = ""
     for change in history:
-        before = "" if change.before_blob is None else _text(ws, change.before_blob)
+        before = "" if change.before_blob is None else kept_text(ws, change.before_blob)
         if before is None:  # not kept: what this change made of the file cannot be told
             content = None
         else:
             if content is None:
-                content, origins = before, [_UNKNOWN] * _count(before)
+                content, origins = before, [_UNKNOWN] * line_count(before)
             content, origins = before, _carried(content, before, origins, _OUTSIDE)
-        after = "" if change.after_digest is None else _text(ws, change.after_digest)
+        after = "" if change.after_digest is None else kept_text(ws, change.after_digest)
         if after is None or content is None:
             content = None
             continue
         made = Origin("tools", change.actor, change.when, change.id)
         content, origins = after, _carried(content, after, origins, made)
     if content is None:
-        content, origins = current, [_UNKNOWN] * _count(current)
+        content, origins = current, [_UNKNOWN] * line_count(current)
     elif not history:
-        content, origins = current, [_NEVER] * _count(current)
+        content, origins = current, [_NEVER] * line_count(current)
     origins = _carried(content, current, origins, _OUTSIDE)
     lines = current.split("\n")
     if current.endswith("\n"):
@@ -92,20 +93,6 @@ def blame(ws: Workspace, path: str) -> list[BlameLine]:
     ]
 
 
-def _text(ws: Workspace, content: str) -> str | None:
-    """A content of the history as text; None when it is no longer kept (or not text)."""
-    try:
-        data = ws.content(content)
-    except (SandboxError, ToolError):
-        return None
-    text = read_text(data)
-    return None if isinstance(text, bytes) else text
-
-
-def _count(text: str) -> int:
-    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-
-
 def _carried(old: str, new: str, origins: list[Origin], made: Origin) -> list[Origin]:
     """The origins of `new`'s lines: those `old` had where the lines stayed, `made` for the
     lines the change from `old` to `new` added."""
@@ -114,7 +101,7 @@ def _carried(old: str, new: str, origins: list[Origin], made: Origin) -> list[Or
     for h in hunks(old, new):
         first = h.old_start if h.old_lines else h.old_start + 1
         out += origins[at - 1 : first - 1]
-        out += [made] * _count(h.new)
+        out += [made] * line_count(h.new)
         at = first + h.old_lines
     out += origins[at - 1 :]
     return out

@@ -76,8 +76,11 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
         plain = proven is not None and ws.contents.is_plain(proven.digest)
         byte_spans = _byte_spans(ws, before, params, plain=plain)
         version = pending.result()
-        if byte_spans is not None and fresh_or_base(ws, call, path, before, version) is not None:
-            byte_spans = None  # changed since the read: judged on its region, as text
+        # Judged before the bytes path; a file changed since the read is judged on its region,
+        # as text (a text edit judges it after decoding: a read would not help a binary file).
+        base = None if byte_spans is None else fresh_or_base(ws, call, path, before, version)
+        if base is not None:
+            byte_spans = None
         if byte_spans is not None:
             ws.contents.note_states(version.digest, steps)
             payload, shown = _bytes_diff(ws, path, before, version.digest, byte_spans)
@@ -92,7 +95,8 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
                 ws.contents.note_states(new_version.digest, new_steps)
         else:
             document = decode(before)  # binary or undecodable first: a read would not help
-            base = fresh_or_base(ws, call, path, before, version)
+            if base is None:
+                base = fresh_or_base(ws, call, path, before, version)
 
             def located(doc: TextDocument) -> Match:
                 return locate(doc.text, params.old_string, params.new_string,

@@ -22,6 +22,7 @@ from edittools.tools._call import Call
 from edittools.tools._executor import (
     change_result,
     commit_all,
+    kept_text,
     summary,
     syntax_note,
     text_or_bytes,
@@ -38,7 +39,7 @@ from edittools.tools._params import (
     RejectParams,
     RewindParams,
 )
-from edittools.tools._region import Overlap, merge, read_text
+from edittools.tools._region import Overlap, merge
 from sandbox import ABSENT, FileWrite, SandboxError, Version, decode
 
 _LINE = re.compile(r"(?<=\n)")
@@ -169,11 +170,11 @@ def _taken_back(
     later change meets one of them (`stale`), or where a content is not text kept in the state."""
     existing = read_if_exists(ws, path)
     now, version = existing if existing is not None else (None, None)
-    text = "" if now is None else read_text(now)
+    text = "" if now is None else text_or_bytes(now)
     mine = [c for c in ws.history(path) if c.id > mark and c.actor == actor]
     for change in reversed(mine):
-        after = "" if change.after_digest is None else _kept_text(ws, change.after_digest)
-        before = "" if change.before_blob is None else _kept_text(ws, change.before_blob)
+        after = "" if change.after_digest is None else kept_text(ws, change.after_digest)
+        before = "" if change.before_blob is None else kept_text(ws, change.before_blob)
         if isinstance(text, bytes) or after is None or before is None:
             raise ToolError(
                 "too_large",
@@ -195,15 +196,6 @@ def _taken_back(
             ) from exc
     assert isinstance(text, str)
     return now, version, (_encode(now, text) if now is not None else text.encode())
-
-
-def _kept_text(ws: Workspace, content: str) -> str | None:
-    """A content of the history as text, or None when it is not kept (or not text)."""
-    try:
-        text = read_text(ws.content(content))
-    except (SandboxError, ToolError):
-        return None
-    return None if isinstance(text, bytes) else text
 
 
 def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:

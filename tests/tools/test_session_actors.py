@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from edittools import Session
 
 
@@ -143,15 +145,22 @@ def test_a_checkpoint_keeps_who_took_it(tmp_path: Path) -> None:
         assert {c.id: c.actor for c in s.checkpoints()}[unnamed] is None
 
 
+def _three_edits(s: Session) -> int:
+    """f.txt of 20 lines, then a checkpoint (its id is returned), then edits of lines 2 and 18 by
+    agent `writer` and of line 10 by agent `reviewer`."""
+    (s.sandbox.root / "f.txt").write_text("".join(f"line {k}\n" for k in range(1, 21)))
+    start = s.checkpoint("start")
+    for agent, old, new in [("writer", "line 2\n", "line two\n"),
+                            ("reviewer", "line 10\n", "line ten\n"),
+                            ("writer", "line 18\n", "line eighteen\n")]:  # fmt: skip
+        arguments = {"path": "f.txt", "old_string": old, "new_string": new}
+        assert not s.call("edit", arguments, agent=agent).is_error
+    return start
+
+
 def test_rejecting_a_hunk_of_one_agent_s_changes_keeps_the_others(tmp_path: Path) -> None:
-    (tmp_path / "f.txt").write_text("".join(f"line {k}\n" for k in range(1, 21)))
     with Session(tmp_path, require_read=False) as s:
-        start = s.checkpoint("start")
-        for agent, old, new in [("writer", "line 2\n", "line two\n"),
-                                ("reviewer", "line 10\n", "line ten\n"),
-                                ("writer", "line 18\n", "line eighteen\n")]:  # fmt: skip
-            arguments = {"path": "f.txt", "old_string": old, "new_string": new}
-            assert not s.call("edit", arguments, agent=agent).is_error
+        start = _three_edits(s)
         result = s.reject("f.txt", 1, since=start, by="writer")  # the writer's second hunk
         assert not result.is_error, result.value
     f = (tmp_path / "f.txt").read_text()
@@ -159,14 +168,8 @@ def test_rejecting_a_hunk_of_one_agent_s_changes_keeps_the_others(tmp_path: Path
 
 
 def test_changes_by_an_agent_shows_its_own_hunks_the_ones_reject_counts(tmp_path: Path) -> None:
-    (tmp_path / "f.txt").write_text("".join(f"line {k}\n" for k in range(1, 21)))
     with Session(tmp_path, require_read=False) as s:
-        start = s.checkpoint("start")
-        for agent, old, new in [("writer", "line 2\n", "line two\n"),
-                                ("reviewer", "line 10\n", "line ten\n"),
-                                ("writer", "line 18\n", "line eighteen\n")]:  # fmt: skip
-            arguments = {"path": "f.txt", "old_string": old, "new_string": new}
-            assert not s.call("edit", arguments, agent=agent).is_error
+        start = _three_edits(s)
         mine = s.changes(start, by="writer").artifact.payload.files[0]  # type: ignore[union-attr]
         assert (mine.stats.added, mine.stats.removed, len(mine.hunks)) == (2, 2, 2)
         assert "+line eighteen" in mine.hunks[1].lines
@@ -177,3 +180,18 @@ def test_changes_by_an_agent_shows_its_own_hunks_the_ones_reject_counts(tmp_path
         ]
         assert not s.reject("f.txt", 1, since=start, by="writer").is_error
     assert "line eighteen" not in (tmp_path / "f.txt").read_text()
+
+
+def test_an_unknown_stale_rule_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="unknown stale policy 'sometimes'"):
+        Session(tmp_path, stale="sometimes")
+
+
+def test_serve_takes_the_stale_rule() -> None:
+    from edittools.mcp_server._command import options_of, serve_parser
+
+    parser = serve_parser("edittools serve")
+    assert options_of(parser.parse_args(["--root", "."])).stale == "region"
+    assert options_of(parser.parse_args(["--root", ".", "--stale", "file"])).stale == "file"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--root", ".", "--stale", "sometimes"])
