@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from edittools import STALE_POLICIES, STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
+from edittools.mcp_server._http import parse_address, read_token
 from edittools.mcp_server._images import MAX_BYTES, MAX_SIDE, ImageLimits
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
@@ -25,7 +26,7 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Serve the edittools file tools to an MCP client over standard input and "
-        "output, confined to --root.",
+        "output (or over HTTP with --http), confined to --root.",
         epilog=f"example: {prog} --root . --surface claude-code --no-require-read",
     )
     defaults = SessionOptions()
@@ -91,6 +92,30 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         help=f"largest image sent to the model, in bytes (default: {MAX_BYTES})",
     )
     parser.add_argument("--state-dir", default=None, metavar="DIR", help=STATE_DIR_HELP)
+    http = parser.add_argument_group("HTTP (instead of standard input and output)")
+    http.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        default=None,
+        help="serve MCP over streamable HTTP at http://HOST:PORT/mcp, for any number of clients "
+        "(HOST defaults to 127.0.0.1; PORT 0 picks a free port, printed on standard error)",
+    )
+    http.add_argument(
+        "--token-file",
+        metavar="FILE",
+        default=None,
+        help="require the token kept in FILE as 'Authorization: Bearer TOKEN' on every request "
+        "(an address other than loopback requires a token: without this option one is made "
+        "and printed once)",
+    )
+    http.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser origin (scheme://host:port) allowed to call besides the server's own "
+        "(repeatable)",
+    )
     return parser
 
 
@@ -123,6 +148,12 @@ def serve_command(
     parser = serve_parser(prog)
     args = parser.parse_args(argv)
     try:
+        token = read_token(args.token_file) if args.token_file else None
+        if args.http is not None:
+            parse_address(args.http)
+    except ValueError as exc:
+        parser.error(str(exc))
+    try:
         serve(
             args.root,
             surface=args.surface,
@@ -131,6 +162,10 @@ def serve_command(
             inline_texts=args.inline_texts,
             image_limits=ImageLimits(max_side=args.image_max_side, max_bytes=args.image_max_bytes),
             state_dir=args.state_dir,
+            transport="stdio" if args.http is None else "http",
+            listen=args.http or "127.0.0.1:8000",
+            token=token,
+            allow_origins=args.allow_origin,
         )
     except SandboxError as exc:  # the root cannot be opened: say so, without a traceback
         parser.exit(2, f"{parser.prog}: error: {exc.message}\n")

@@ -1,4 +1,4 @@
-"""The MCP server: one session over a root directory, its tools listed and called over stdio.
+"""The MCP server: one session over a root directory, its tools listed and called over stdio or HTTP.
 
 Built on the SDK's low-level server so that each call's answer is ours to shape: the text for the
 model, the ToolResult as structured content, and `isError` with the message intact.
@@ -26,6 +26,8 @@ from edittools import SYNTAX_POLICIES, Session, SessionOptions, ToolError
 from edittools.artifacts import ImageArtifact, ToolResult
 from edittools.artifacts.builders import by_reference
 from edittools.dialects import result_to_mcp
+from edittools.mcp_server._calls import InFlight
+from edittools.mcp_server._http import new_token, parse_address, run_http
 from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_model
 from edittools.mcp_server._results import BLOB_URI, output_schema
 from edittools.mcp_server._surfaces import surface_tools
@@ -35,7 +37,7 @@ from edittools.tools import image_mime
 
 SERVER_NAME = "edittools"
 SERVER_VERSION = "0.1.0"
-TRANSPORTS = ("stdio",)
+TRANSPORTS = ("stdio", "http")
 """Transports `serve` speaks."""
 
 _log = logging.getLogger(__name__)
@@ -78,6 +80,7 @@ def build_server(
     surface: str = "edittools",
     inline_texts: bool = False,
     image_limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
+    in_flight: InFlight | None = None,
 ) -> Server[Any]:
     """An MCP server exposing `session`'s tools under surface `surface`'s names and parameters.
 
@@ -86,12 +89,14 @@ def build_server(
     scaled down to `image_limits`. Calls run one at a time, so a session (which is not
     thread-safe) never sees overlapping calls. A call that changes files runs on a worker thread,
     so the event loop still reads `notifications/cancelled`: a cancel that arrives before the
-    change is committed stops it (nothing is written; `Session.cancellable`).
+    change is committed stops it (nothing is written; `Session.cancellable`). `in_flight`
+    counts the calls being answered; once it is draining, new calls are refused as `busy`.
     """
     # Why reads stay on the event loop: a hop to a worker thread and back cost 0.06 ms idle and
     # 0.15-0.2 ms on a busy machine per call (two wake-ups), a third of a small read, and a read
     # has nothing to stop. A change costs milliseconds (its syncs), and needs the loop free.
     tools = {tool.name: tool for tool in surface_tools(surface)}
+    in_flight = in_flight or InFlight()
     definitions = [tool_definition(tool) for tool in tools.values()]
     one_at_a_time = anyio.Lock(fast_acquire=True)
     cancels: dict[types.RequestId, threading.Event] = {}  # changing calls in flight, by id
@@ -108,6 +113,15 @@ def build_server(
         return types.ListToolsResult(tools=definitions)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if in_flight.closing:
+            message = (
+                "The server is shutting down; the call was not run. Try again when it is back."
+            )
+            return answer(ToolError("busy", message).result())
+        with in_flight:
+            return await call_one(ctx, params)
+
+    async def call_one(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool = tools.get(params.name)
         if tool is None:
             known = ", ".join(tools)
@@ -254,16 +268,28 @@ def serve(
     transport: str = "stdio",
     syntax_check: str | None = None,
     allow_git_writes: bool | None = None,
+    listen: str = "127.0.0.1:8000",
+    token: str | None = None,
+    allow_origins: Sequence[str] = (),
 ) -> None:
-    """Serve the tools over `root` to one MCP client until it disconnects (blocking).
+    """Serve the tools over `root` until the client disconnects (stdio) or the server is
+    stopped by SIGINT or SIGTERM (http), blocking.
 
     `surface` picks the tool names and parameters (see `SURFACES`); `deny` holds gitignore-style
     patterns the tools may not touch; `options` the session's policies (`SessionOptions`), of
     which `syntax_check` (the policy for changes that break a file's syntax) and
     `allow_git_writes` (lifting the rule refusing writes under `.git/`) may also be given alone;
     `inline_texts` and `image_limits` are `build_server`'s; `state_dir` overrides where the
-    root's state is kept (see `Session`). Raises ValueError for an unknown surface, transport or
-    syntax policy and the sandbox's error when `root` cannot be opened.
+    root's state is kept (see `Session`).
+
+    Over `transport="http"` the server listens at `listen` (`[HOST:]PORT`) for any number of
+    clients at once, one session state for all, each client its own actor. Every request must
+    carry `token` as a bearer token when one is given; an address other than loopback requires
+    one, so a token is made and printed once on standard error when none is given. Browser
+    pages may call only from the server's own origin and `allow_origins`.
+
+    Raises ValueError for an unknown surface, transport or syntax policy or a malformed
+    `listen`, and the sandbox's error when `root` cannot be opened.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of: {', '.join(TRANSPORTS)}")
@@ -278,12 +304,23 @@ def serve(
             f"unknown syntax_check {options.syntax_check!r}; choose one of: "
             f"{', '.join(SYNTAX_POLICIES)}"
         )
+    address = parse_address(listen)
+    if transport == "http" and token is None and not address.loopback:
+        token = new_token()
+        print(f"edittools: bearer token (shown once): {token}", file=sys.stderr, flush=True)
     with Session(root, deny=deny, state_dir=state_dir, options=options) as session:
+        in_flight = InFlight()
         server = build_server(
-            session, surface=surface, inline_texts=inline_texts, image_limits=image_limits
+            session,
+            surface=surface,
+            inline_texts=inline_texts,
+            image_limits=image_limits,
+            in_flight=in_flight,
         )
-
-        anyio.run(_run_stdio, server)
+        if transport == "http":
+            run_http(server, in_flight, address=address, token=token, allow_origins=allow_origins)
+        else:
+            anyio.run(_run_stdio, server)
 
 
 async def _run_stdio(server: Server[Any]) -> None:
@@ -315,7 +352,8 @@ def _client_name(ctx: Any) -> str | None:
         name = str(ctx.session.client_params.client_info.name)[:80]
     except AttributeError:
         return None
-    session_id = getattr(ctx.session, "session_id", None)
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    session_id = headers.get("mcp-session-id") if headers is not None else None
     return f"{name}#{str(session_id)[:8]}" if session_id else name
 
 

@@ -1,0 +1,207 @@
+"""MCP over streamable HTTP: the SDK's transport at `/mcp`, behind the checks a network server needs.
+
+Every request passes `_Guard` first: a browser page of another origin is refused (403, the
+DNS-rebinding defence the MCP spec asks for), a loopback server answers only to loopback host
+names (421), and when a token is set every request must carry it as `Authorization: Bearer`
+(401). Binding an address other than loopback requires a token. A shutdown (SIGINT or SIGTERM)
+stops taking new calls, lets the calls in flight finish and answer, then closes the streams.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from mcp.server.lowlevel import Server
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from edittools.mcp_server._calls import InFlight
+
+MCP_PATH = "/mcp"
+DEFAULT_HOST = "127.0.0.1"
+_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+_CLOSE_STREAMS_AFTER = 2
+"""Seconds a shutdown leaves open streams (a client's GET stream) once every call has answered."""
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where the HTTP server listens."""
+
+    host: str
+    port: int
+
+    @property
+    def loopback(self) -> bool:
+        """Whether only this machine can reach the address."""
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host.strip("[]")).is_loopback
+        except ValueError:
+            return False
+
+    def url(self, port: int | None = None) -> str:
+        """The server's MCP endpoint."""
+        host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
+        return f"http://{host}:{self.port if port is None else port}{MCP_PATH}"
+
+
+def parse_address(text: str) -> Address:
+    """`[HOST:]PORT` as an Address (loopback when no host is given); ValueError when malformed."""
+    host, _, port_text = text.rpartition(":")
+    host = host.strip("[]") or DEFAULT_HOST
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not [HOST:]PORT: {port_text!r} is not a port") from None
+    if not 0 <= port <= 65535:
+        raise ValueError(f"{text!r} is not [HOST:]PORT: {port} is not a port (0-65535)")
+    return Address(host, port)
+
+
+def read_token(path: str) -> str:
+    """The bearer token kept in the file at `path`, without surrounding whitespace."""
+    try:
+        token = Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read the token file {path!r}: {exc}") from None
+    if len(token) < 16 or any(ch.isspace() for ch in token):
+        raise ValueError(
+            f"the token in {path!r} must be one word of at least 16 characters, no spaces"
+        )
+    return token
+
+
+class _Guard:
+    """The ASGI checks every request passes before the MCP transport sees it."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hosts: frozenset[str] | None,
+        origins: frozenset[str],
+        token: str | None,
+    ) -> None:
+        self._app = app
+        self._hosts = hosts
+        self._origins = origins
+        self._token = f"Bearer {token}".encode() if token else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        headers = {key.lower(): value for key, value in scope["headers"]}
+        origin = headers.get(b"origin")
+        host = headers.get(b"host", b"").decode("latin-1").lower()
+        if self._hosts is not None and host not in self._hosts:
+            await _refuse(send, 421, f"this server answers to {', '.join(sorted(self._hosts))}")
+        elif origin is not None and origin.decode("latin-1").lower() not in self._origins:
+            await _refuse(send, 403, "requests from this origin are refused (see --allow-origin)")
+        elif self._token is not None and not hmac.compare_digest(
+            headers.get(b"authorization", b""), self._token
+        ):
+            await _refuse(send, 401, "a bearer token is required", bearer=True)
+        else:
+            await self._app(scope, receive, send)
+
+
+async def _refuse(send: Send, status: int, reason: str, *, bearer: bool = False) -> None:
+    body = f"{reason}\n".encode()
+    headers = [
+        (b"content-type", b"text/plain; charset=utf-8"),
+        (b"content-length", b"%d" % len(body)),
+    ]
+    if bearer:
+        headers.append((b"www-authenticate", b'Bearer realm="edittools"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def http_app(
+    server: Server[Any],
+    *,
+    address: Address,
+    port: int,
+    token: str | None,
+    allow_origins: Sequence[str] = (),
+) -> ASGIApp:
+    """The ASGI app serving `server` at `/mcp` on `address` (listening on `port`), guarded."""
+    # The SDK's own Host/Origin check is replaced by `_Guard` (one place, exact origins);
+    # it still checks a POST's content type.
+    unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    inner = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=unchecked)
+    names = list(_LOOPBACK_NAMES) if address.loopback else [address.host]
+    origins = {f"http://{name}:{port}" for name in names} | {o.rstrip("/") for o in allow_origins}
+    hosts = frozenset(f"{name}:{port}" for name in names) if address.loopback else None
+    return _Guard(inner, hosts=hosts, origins=frozenset(o.lower() for o in origins), token=token)
+
+
+class _DrainingServer(uvicorn.Server):
+    """A uvicorn server whose shutdown first lets the calls in flight answer."""
+
+    def __init__(self, config: uvicorn.Config, in_flight: InFlight) -> None:
+        super().__init__(config)
+        self._in_flight = in_flight
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await self._in_flight.drain()
+        await super().shutdown(sockets)
+
+
+def run_http(
+    server: Server[Any],
+    in_flight: InFlight,
+    *,
+    address: Address,
+    token: str | None,
+    allow_origins: Sequence[str] = (),
+) -> None:
+    """Serve `server` over HTTP at `address` until SIGINT or SIGTERM (blocking).
+
+    Says where on standard error (and the token, when it was made here, once).
+    """
+    family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((address.host, address.port))
+    listener.listen(2048)  # connections wait in the backlog until uvicorn serves them
+    port = listener.getsockname()[1]
+    app = http_app(server, address=address, port=port, token=token, allow_origins=allow_origins)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=_CLOSE_STREAMS_AFTER,
+    )
+    print(f"edittools: serving MCP at {address.url(port)}", file=sys.stderr, flush=True)
+    # uvicorn raises the stopping signal again once it has shut down, to the handler it found:
+    # a quiet one here, so a stop asked for ends the process normally (status 0).
+    previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        _DrainingServer(config, in_flight).run(sockets=[listener])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("edittools: stopped", file=sys.stderr, flush=True)
+
+
+def _stopped(sig: int, frame: object) -> None:
+    """The handler uvicorn hands a stopping signal back to: the stop is already done."""
+
+
+def new_token() -> str:
+    """A fresh bearer token (256 random bits)."""
+    return secrets.token_urlsafe(32)

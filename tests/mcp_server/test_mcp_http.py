@@ -1,0 +1,269 @@
+"""`serve --http`: the real server in a child process, reached by the SDK's HTTP client and raw
+requests. Several clients at once are several actors on one state; a foreign origin, a foreign
+Host and a missing or wrong token are refused before the MCP layer; a shutdown lets the call in
+flight answer."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+
+import anyio
+import httpx2
+import mcp_types as types
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from edittools import Session
+from edittools.mcp_server._http import Address, parse_address, read_token
+
+PROJECT = Path(__file__).resolve().parents[2]
+_INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    },
+}
+_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+class Served:
+    """A running `edittools serve --http` child: its process, URL and what it printed."""
+
+    def __init__(self, proc: subprocess.Popen[str], url: str, token: str | None) -> None:
+        self.proc = proc
+        self.url = url
+        self.token = token
+
+
+@contextmanager
+def served(root: Path, *options: str, listen: str = "127.0.0.1:0") -> Iterator[Served]:
+    """`edittools serve --root root --http listen options` in a child, stopped at the end."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
+    }
+    args = [sys.executable, "-m", "edittools.mcp_server", "--root", str(root), "--http", listen]
+    proc = subprocess.Popen(
+        [*args, *options], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env
+    )
+    assert proc.stderr is not None
+    url = token = None
+    deadline = time.monotonic() + 30
+    while url is None and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        if found := re.search(r"bearer token \(shown once\): (\S+)", line):
+            token = found.group(1)
+        if found := re.search(r"serving MCP at (\S+)", line):
+            url = found.group(1)
+    try:
+        assert url is not None, f"the server did not start: {proc.stderr.read()}"
+        yield Served(proc, url, token)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+        proc.stderr.close()
+
+
+@asynccontextmanager
+async def client(
+    url: str, name: str, headers: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """An initialised SDK client session named `name` over HTTP."""
+    async with (
+        httpx2.AsyncClient(headers=headers or {}, timeout=60) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write, client_info=types.Implementation(name=name, version="1")) as s,
+    ):
+        await s.initialize()
+        yield s
+
+
+def text(result: types.CallToolResult) -> str:
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return block.text
+
+
+def test_two_clients_at_once_are_two_actors_on_one_state(root: Path) -> None:
+    (root / "a.py").write_text("x = 1\ny = 2\n")
+    (root / "b.py").write_text("z = 3\n")
+
+    async def agent(url: str, name: str, path: str, old: str, new: str) -> str:
+        async with client(url, name) as s:
+            await s.call_tool("read", {"path": path})
+            result = await s.call_tool("edit", {"path": path, "old_string": old, "new_string": new})
+            assert not result.is_error, text(result)
+            return text(result)
+
+    async def both(url: str) -> None:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(agent, url, "alpha", "a.py", "x = 1", "x = 10")
+            tasks.start_soon(agent, url, "beta", "b.py", "z = 3", "z = 30")
+
+    with served(root) as server:
+        anyio.run(both, server.url)
+
+        # A client reaching the server later reads what the others wrote.
+        async def later() -> str:
+            async with client(server.url, "gamma") as s:
+                return text(await s.call_tool("read", {"path": "a.py"}))
+
+        assert "x = 10" in anyio.run(later)
+    assert (root / "a.py").read_text() == "x = 10\ny = 2\n"
+    assert (root / "b.py").read_text() == "z = 30\n"
+    with Session(root) as s:
+        (made_a,) = s.workspace.history("a.py")
+        (made_b,) = s.workspace.history("b.py")
+    # Each connection is its own actor: the client's name and its session's id.
+    assert made_a.actor is not None and made_a.actor.startswith("alpha#")
+    assert made_b.actor is not None and made_b.actor.startswith("beta#")
+
+
+def test_a_read_by_one_client_does_not_vouch_for_another(root: Path) -> None:
+    (root / "a.py").write_text("x = 1\n")
+
+    async def run(url: str) -> str:
+        async with client(url, "reader") as s:
+            await s.call_tool("read", {"path": "a.py"})
+        async with client(url, "reader") as s:  # same name, another connection
+            result = await s.call_tool(
+                "edit", {"path": "a.py", "old_string": "1", "new_string": "2"}
+            )
+            assert result.is_error
+            return text(result)
+
+    with served(root) as server:
+        assert "read" in anyio.run(run, server.url).lower()
+    assert (root / "a.py").read_text() == "x = 1\n"
+
+
+def _post(url: str, headers: dict[str, str]) -> httpx2.Response:
+    return httpx2.post(url, json=_INIT, headers={**_HEADERS, **headers}, timeout=30)
+
+
+def test_a_foreign_origin_or_host_is_refused(root: Path) -> None:
+    with served(root, "--allow-origin", "https://ide.example:8443") as server:
+        port = server.url.split(":")[2].split("/")[0]
+        assert _post(server.url, {"origin": "http://evil.example"}).status_code == 403
+        assert _post(server.url, {"origin": "http://localhost:1"}).status_code == 403
+        # DNS rebinding: a name that resolved to this machine, sent as Host.
+        assert _post(server.url, {"host": f"evil.example:{port}"}).status_code == 421
+        assert _post(server.url, {}).status_code == 200  # no Origin: not a browser
+        assert _post(server.url, {"origin": f"http://localhost:{port}"}).status_code == 200
+        assert _post(server.url, {"origin": "https://ide.example:8443"}).status_code == 200
+
+
+def test_a_token_file_is_required_of_every_request(root: Path, tmp_path: Path) -> None:
+    (root / "a.txt").write_text("one\n")
+    token_file = tmp_path / "token"
+    token_file.write_text("s3cret-token-of-enough-length\n")
+
+    async def read(url: str, headers: dict[str, str]) -> str:
+        async with client(url, "t", headers) as s:
+            return text(await s.call_tool("read", {"path": "a.txt"}))
+
+    with served(root, "--token-file", str(token_file)) as server:
+        refused = _post(server.url, {})
+        assert refused.status_code == 401
+        assert refused.headers["www-authenticate"].startswith("Bearer")
+        assert _post(server.url, {"authorization": "Bearer wrong"}).status_code == 401
+        good = {"authorization": "Bearer s3cret-token-of-enough-length"}
+        assert _post(server.url, good).status_code == 200
+        assert "one" in anyio.run(read, server.url, good)
+
+
+def test_an_address_beyond_loopback_gets_a_token_made_and_printed_once(root: Path) -> None:
+    with served(root, listen="0.0.0.0:0") as server:
+        assert server.token is not None and len(server.token) >= 32
+        url = server.url.replace("0.0.0.0", "127.0.0.1")
+        assert _post(url, {}).status_code == 401
+        assert _post(url, {"authorization": f"Bearer {server.token}"}).status_code == 200
+
+
+def test_a_shutdown_lets_the_call_in_flight_answer(root: Path) -> None:
+    big = root / "big.txt"
+    with big.open("w") as out:  # large enough that the edit is still running when the signal lands
+        line = "filler " * 15 + "\n"
+        for _ in range(1_500_000):
+            out.write(line)
+        out.write("the end\n")
+
+    async def edit_then_stop(server: Served) -> types.CallToolResult:
+        async with client(server.url, "slow") as s:
+            await s.call_tool("read", {"path": "big.txt", "offset": 1_500_001, "limit": 1})
+            async with anyio.create_task_group() as tasks:
+                box: list[types.CallToolResult] = []
+
+                async def call() -> None:
+                    box.append(
+                        await s.call_tool(
+                            "edit",
+                            {"path": "big.txt", "old_string": "the end", "new_string": "THE END"},
+                        )
+                    )
+
+                tasks.start_soon(call)
+                await anyio.sleep(0.15)  # the request is on its way
+                server.proc.send_signal(signal.SIGTERM)
+            return box[0]
+
+    with served(root) as server:
+        result = anyio.run(edit_then_stop, server)
+        assert server.proc.wait(timeout=30) == 0
+    assert not result.is_error, text(result)
+    assert big.read_text().endswith("THE END\n")
+
+
+def test_listen_addresses_parse() -> None:
+    assert parse_address("8123") == Address("127.0.0.1", 8123)
+    assert parse_address("0.0.0.0:80") == Address("0.0.0.0", 80)
+    assert parse_address("[::1]:9000") == Address("::1", 9000)
+    assert parse_address("localhost:1").loopback
+    assert parse_address("[::1]:1").loopback
+    assert not parse_address("0.0.0.0:1").loopback
+    assert not parse_address("example.org:1").loopback
+    for bad in ("", "host:", "x:port", "1:70000", "-1"):
+        with pytest.raises(ValueError, match="PORT"):
+            parse_address(bad)
+
+
+def test_a_token_file_must_hold_one_long_word(tmp_path: Path) -> None:
+    (tmp_path / "short").write_text("abc\n")
+    (tmp_path / "spaced").write_text("abcdefgh ijklmnopq\n")
+    (tmp_path / "good").write_text("  abcdefghijklmnopq\n")
+    assert read_token(str(tmp_path / "good")) == "abcdefghijklmnopq"
+    for name in ("short", "spaced", "missing"):
+        with pytest.raises(ValueError, match="token"):
+            read_token(str(tmp_path / name))
+
+
+def test_serve_refuses_a_bad_address_or_token_file_before_starting(
+    root: Path, tmp_path: Path
+) -> None:
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    for extra in (["--http", "nowhere"], ["--http", "0", "--token-file", str(tmp_path / "none")]):
+        done = subprocess.run(
+            [sys.executable, "-m", "edittools.mcp_server", "--root", str(root), *extra],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert done.returncode == 2
+        assert "error:" in done.stderr
