@@ -62,6 +62,10 @@ class CodePayload(WireModel):
     """Number of lines in the whole file."""
     truncated: bool = False
     """True when the window does not show the whole file."""
+    text_ref: str | None = None
+    """Blob id of the whole content the window was cut from, when the sandbox keeps it. Where
+    `text` is left out (empty: an MCP answer, whose text block already carries the window), the
+    window is lines `start_line`..`end_line` of that content."""
 
 
 class TablePayload(WireModel):

@@ -28,6 +28,7 @@ from edittools.artifacts._models import (
 from edittools.artifacts._shape import is_json, outer_problem
 
 __all__ = [
+    "MCP_RESULT_META",
     "NOT_JSON",
     "V1_ARTIFACT_CLASSES",
     "artifact_of",
@@ -157,21 +158,35 @@ def is_mcp_result(x: Any) -> bool:
     return hasattr(x, "structured_content") and hasattr(x, "content")
 
 
+MCP_RESULT_META = "edittools/result"
+"""The `_meta` key under which this project's MCP answers keep the result object (all but the
+value, which is the text block)."""
+
+
 def mcp_parts(x: Any) -> tuple[list[Any], Any, bool]:
-    """Split an MCP tool result into its content blocks, structured content and error flag."""
+    """Split an MCP tool result into its content blocks, structured content and error flag.
+
+    The structured content is `structuredContent`, or else the result object this project's
+    answers keep under `_meta["edittools/result"]`, with the text blocks as its value."""
     if isinstance(x, dict):
         content = x.get("content")
-        return (
-            content if isinstance(content, list) else [],
-            x.get("structuredContent"),
-            x.get("isError") is True,
-        )
-    content = getattr(x, "content", None)
-    blocks = [
-        block.model_dump(by_alias=True, mode="json") if hasattr(block, "model_dump") else block
-        for block in (content if isinstance(content, list) else [])
-    ]
-    return blocks, getattr(x, "structured_content", None), getattr(x, "is_error", None) is True
+        blocks = content if isinstance(content, list) else []
+        structured, meta, is_error = x.get("structuredContent"), x.get("_meta"), x.get("isError")
+    else:
+        content = getattr(x, "content", None)
+        blocks = [
+            block.model_dump(by_alias=True, mode="json") if hasattr(block, "model_dump") else block
+            for block in (content if isinstance(content, list) else [])
+        ]
+        structured, meta = getattr(x, "structured_content", None), getattr(x, "meta", None)
+        is_error = getattr(x, "is_error", None)
+    if (
+        structured is None
+        and isinstance(meta, dict)
+        and isinstance(meta.get(MCP_RESULT_META), dict)
+    ):
+        structured = {**meta[MCP_RESULT_META], "value": mcp_text(blocks) or ""}
+    return blocks, structured, is_error is True
 
 
 def mcp_text(blocks: list[Any]) -> str | None:

@@ -89,7 +89,7 @@ def register(sub: Any) -> None:
     # character keeps this parser from reading `--root` and the rest as options of its own.
     p = sub.add_parser(
         "serve",
-        help="serve the tools over MCP (stdio, or HTTP with --http)",
+        help="serve the tools over MCP (stdio or HTTP)",
         add_help=False,
         prefix_chars="\0",
     )

@@ -1,8 +1,12 @@
 """MCP: ToolResults as `CallToolResult`s and back, and the filesystem server's `edit_file` diff.
 
-Out, the text content is the result's value, `structuredContent` the whole result object (which
-holds the artifact), and `isError` its error flag. In accepts the wire dict or the MCP SDK's
-`CallToolResult`. The reference filesystem server's `edit_file` answers with a unified diff in a
+Out, the text content is the result's value (what the model reads), `_meta["edittools/result"]`
+the rest of the result object (the artifact, for a host's UI), and `isError` its error flag.
+There is no `structuredContent`: some clients hand it to the model (pydantic-ai does whenever
+every block is text), which would then read the text twice and the artifact besides. A read's
+window goes once: in the text block, its artifact keeping only where it is (`text_ref`, lines).
+In accepts the wire dict or the MCP SDK's `CallToolResult`, in this shape or the earlier one
+that carried the result as `structuredContent`. The reference filesystem server's `edit_file` answers with a unified diff in a
 Markdown code fence; it becomes a diff artifact.
 """
 
@@ -11,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from edittools.artifacts import ToolResult, value_of
+from edittools.artifacts.access import MCP_RESULT_META
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.dialects._adapt import adapt
 from edittools.dialects._fields import fallback
@@ -21,11 +26,18 @@ if TYPE_CHECKING:
 
 
 def result_to_mcp(result: ToolResult) -> dict[str, Any]:
-    """A ToolResult as a `CallToolResult` wire dict."""
+    """A ToolResult as a `CallToolResult` wire dict: the value as the text block, everything
+    else under `_meta[MCP_RESULT_META]`, a read window's text left to the text block."""
+    rest = result.model_dump(mode="json", exclude={"value"})
+    artifact = rest.get("artifact")
+    if artifact is not None and artifact.get("kind") == "code":
+        payload = artifact["payload"]
+        if payload.get("text_ref") is not None and not result.is_error:
+            payload["text"] = ""
     return {
         "content": [{"type": "text", "text": result.value}],
-        "structuredContent": result.model_dump(mode="json"),
         "isError": result.is_error,
+        "_meta": {MCP_RESULT_META: rest},
     }
 
 

@@ -1,7 +1,8 @@
 """The MCP server: one session over a root directory, its tools listed and called over stdio or HTTP.
 
 Built on the SDK's low-level server so that each call's answer is ours to shape: the text for the
-model, the ToolResult as structured content, and `isError` with the message intact.
+model, the rest of the ToolResult under `_meta` for a host's UI, and `isError` with the message
+intact.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from edittools.dialects import result_to_mcp
 from edittools.mcp_server._calls import InFlight
 from edittools.mcp_server._http import new_token, parse_address, run_http
 from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_model
-from edittools.mcp_server._results import BLOB_URI, output_schema
+from edittools.mcp_server._results import BLOB_URI
 from edittools.mcp_server._surfaces import surface_tools
 from edittools.mcp_server._tool import SurfaceTool
 from edittools.mcp_server._wire import ScreenedLines
@@ -50,10 +51,10 @@ _INVALID_PARAMS = -32602
 _MODERN = "2026-07-28"
 
 CANCELLING = (
-    " If the call is cancelled (notifications/cancelled) before its change is committed, "
-    "nothing is written; a change already committed stands."
+    "A changing call cancelled (notifications/cancelled) before its change is committed writes "
+    "nothing; a change already committed stands."
 )
-"""What a changing tool's description adds: how a cancelled call ends."""
+"""How a cancelled call ends: said once, in the server's instructions."""
 
 
 def tool_definition(tool: SurfaceTool) -> types.Tool:
@@ -61,11 +62,9 @@ def tool_definition(tool: SurfaceTool) -> types.Tool:
     return types.Tool(
         name=tool.name,
         title=tool.title,
-        description=tool.description if tool.read_only else tool.description + CANCELLING,
+        description=tool.description,
         input_schema=tool.input_schema,
-        output_schema=output_schema(),
         annotations=types.ToolAnnotations(
-            title=tool.title,
             read_only_hint=tool.read_only,
             destructive_hint=tool.destructive,
             idempotent_hint=tool.idempotent,
@@ -202,7 +201,7 @@ def build_server(
         instructions=(
             f"File tools confined to the workspace root {session.sandbox.root}. Paths are "
             "relative to it (absolute paths inside it work too). Read a file before changing "
-            "it; every change returns a diff, and can be undone."
+            f"it; every change returns a diff, and can be undone. {CANCELLING}"
         ),
         on_list_tools=list_tools,
         on_call_tool=call_tool,

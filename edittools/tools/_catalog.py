@@ -155,13 +155,32 @@ show (insert, apply_patch_overwriting; changes, rewind, reject, accept)."""
 def input_schema(params: type[ToolParams]) -> dict[str, Any]:
     """The JSON Schema of a parameter model as models are shown it: self-contained (every `$ref`
     replaced by what it names, so strict function-calling modes take it), without the model's
-    own title and description (the tool description says that)."""
+    own title and description (the tool description says that), and without the titles pydantic
+    makes of parameter names ("Old String"), which tell a model nothing the name does not."""
     schema = params.model_json_schema(by_alias=True)
     defs = schema.pop("$defs", {})
     schema.pop("title", None)
     schema.pop("description", None)
-    inlined: dict[str, Any] = _inline(schema, defs)
+    inlined: dict[str, Any] = _untitled(_inline(schema, defs))
     return inlined
+
+
+def _untitled(node: Any) -> Any:
+    """`node` with the `title` of every property schema left out."""
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _untitled(value) for key, value in node.items() if key != "properties"}
+    properties = node.get("properties")
+    if isinstance(properties, dict):
+        out["properties"] = {
+            name: _untitled({k: v for k, v in schema.items() if k != "title"})
+            if isinstance(schema, dict)
+            else schema
+            for name, schema in properties.items()
+        }
+    return out
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:

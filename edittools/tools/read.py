@@ -159,6 +159,7 @@ def _window_result(
         end_line=last,
         total_lines=total,
         truncated=partial,
+        text_ref=content,
     )
     return code_result(body + footer, payload)
 

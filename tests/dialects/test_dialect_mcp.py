@@ -7,12 +7,13 @@ import pytest
 
 from edittools.artifacts import (
     ChangesetArtifact,
+    CodePayload,
     DiffArtifact,
     FutureArtifact,
     TextArtifact,
     ToolResult,
 )
-from edittools.artifacts.builders import diff_result, error_result
+from edittools.artifacts.builders import code_result, diff_result, error_result
 from edittools.dialects import (
     edit_file_to_result,
     mcp_to_result,
@@ -47,12 +48,37 @@ def test_result_to_mcp_and_back():
     wire = result_to_mcp(result)
     assert wire["content"] == [{"type": "text", "text": "Edited a.py."}]
     assert wire["isError"] is False
-    assert wire["structuredContent"]["artifact"]["kind"] == "diff"
+    assert "structuredContent" not in wire  # the text goes once: some clients show it the model
+    rest = wire["_meta"]["edittools/result"]
+    assert rest["artifact"]["kind"] == "diff" and "value" not in rest
     assert mcp_to_result(wire) == result
     sdk = result_to_call_tool_result(result)
     assert isinstance(sdk, mcp.types.CallToolResult)
-    assert sdk.structured_content == wire["structuredContent"]
+    assert sdk.structured_content is None and sdk.meta == wire["_meta"]
     assert mcp_to_result(sdk) == result
+
+
+def test_answers_of_the_earlier_shape_still_adapt():
+    result = diff_result("Edited a.py.", diff_texts("a\n", "b\n", path="a.py"))
+    earlier = {
+        "content": [{"type": "text", "text": "Edited a.py."}],
+        "structuredContent": result.model_dump(mode="json"),
+        "isError": False,
+    }
+    assert mcp_to_result(earlier) == result
+
+
+def test_a_read_window_travels_in_the_text_block_alone():
+    payload = CodePayload(text="x = 1\n", filename="a.py", start_line=1, end_line=1, text_ref="ab")
+    result = code_result("     1\tx = 1", payload)
+    wire = result_to_mcp(result)
+    assert wire["_meta"]["edittools/result"]["artifact"]["payload"]["text"] == ""
+    assert wire["content"][0]["text"] == "     1\tx = 1"
+    # Without a ref to the content, the artifact keeps its text.
+    kept = result_to_mcp(
+        code_result("     1\tx = 1", payload.model_copy(update={"text_ref": None}))
+    )
+    assert kept["_meta"]["edittools/result"]["artifact"]["payload"]["text"] == "x = 1\n"
 
 
 def test_error_results_keep_is_error():

@@ -14,6 +14,10 @@ import mcp_types as types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from edittools.artifacts import ToolResult
+from edittools.artifacts._schema import export_schema
+from edittools.artifacts.access import MCP_RESULT_META
+
 PROJECT = Path(__file__).resolve().parents[2]
 
 
@@ -50,13 +54,25 @@ def text_of(result: types.CallToolResult) -> str:
     return block.text
 
 
+def result_of(result: types.CallToolResult) -> dict[str, Any]:
+    """The ToolResult an answer carries, as a dict: the text block as its value, the rest from
+    `_meta["edittools/result"]`."""
+    assert result.meta is not None
+    rest = result.meta[MCP_RESULT_META]
+    assert isinstance(rest, dict)
+    texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
+    return {**rest, "value": "\n".join(texts)}
+
+
 def check_structured(result: types.CallToolResult, tool: types.Tool) -> dict[str, Any]:
-    """The call's structured content, after checking it against the tool's declared output schema
-    and against the text block and error flag it must agree with."""
-    data = result.structured_content
-    assert isinstance(data, dict)
-    assert tool.output_schema is not None
-    jsonschema.validate(data, tool.output_schema)
-    assert data["value"] == text_of(result)
+    """The ToolResult an answer carries, after checking the answer's shape: no structured
+    content and no output schema (the text goes once), the result object valid with its
+    artifact valid against the protocol's schema, and its error flag the answer's."""
+    assert result.structured_content is None
+    assert tool.output_schema is None
+    data = result_of(result)
+    ToolResult.model_validate(data)
+    if data["artifact"] is not None:
+        jsonschema.validate(data["artifact"], export_schema())
     assert data["is_error"] is result.is_error
     return data

@@ -11,7 +11,7 @@ import pytest
 from mcp_harness import connected, text_of
 
 from edittools import Session
-from edittools.mcp_server import SURFACES, surface_tools, tool_definition
+from edittools.mcp_server import SURFACES, build_server, surface_tools, tool_definition
 from edittools.mcp_server._server import CANCELLING
 
 pytestmark = pytest.mark.integration
@@ -66,11 +66,13 @@ def test_an_edit_cancelled_before_its_commit_writes_nothing(
         assert undo.is_error and "nothing_to_undo" in undo.value
 
 
-def test_changing_tools_say_how_a_cancelled_call_ends() -> None:
-    for surface in SURFACES:
-        for tool in surface_tools(surface):
-            description = tool_definition(tool).description or ""
-            assert description.endswith(CANCELLING) is (not tool.read_only), tool.name
+def test_the_server_says_once_how_a_cancelled_call_ends(tmp_path: Path) -> None:
+    with Session(tmp_path) as session:
+        for surface in SURFACES:
+            server = build_server(session, surface=surface)
+            assert CANCELLING in (server.create_initialization_options().instructions or "")
+            for tool in surface_tools(surface):
+                assert CANCELLING not in (tool_definition(tool).description or "")
 
 
 def test_calls_are_made_one_at_a_time_in_order(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_harness import check_structured, connected, text_of
+from mcp_harness import check_structured, connected, result_of, text_of
 from PIL import Image
 
 from edittools import Session, ToolError
@@ -63,7 +63,7 @@ def test_one_line_edit_of_a_large_file_is_small_and_its_texts_are_resources(
                 },
             )
             check_structured(edit, tools["edit"])
-            payload = edit.structured_content["artifact"]["payload"]
+            payload = result_of(edit)["artifact"]["payload"]
             templates = (await client.list_resource_templates()).resource_templates
             old = await client.read_resource(f"edittools://blob/{payload['old_ref']}")
             new = await client.read_resource(f"edittools://blob/{payload['new_ref']}")
@@ -76,8 +76,8 @@ def test_one_line_edit_of_a_large_file_is_small_and_its_texts_are_resources(
 
     edit, templates, old, new = anyio.run(scenario)
     assert edit.is_error is False, text_of(edit)
-    assert wire_size(edit.structured_content) <= STRUCTURED_LIMIT
-    payload = edit.structured_content["artifact"]["payload"]
+    assert wire_size(result_of(edit)) <= STRUCTURED_LIMIT
+    payload = result_of(edit)["artifact"]["payload"]
     assert payload["old"] is None and payload["new"] is None and payload["truncated"] is True
     assert payload["stats"] == {"added": 1, "removed": 1}
     assert [t.uri_template for t in templates] == ["edittools://blob/{id}"]
@@ -95,9 +95,44 @@ def test_inline_texts_puts_full_texts_back(tmp_path: Path) -> None:
                 "edit", {"path": "a.txt", "old_string": "two", "new_string": "2"}
             )
 
-    payload = anyio.run(scenario).structured_content["artifact"]["payload"]
+    payload = result_of(anyio.run(scenario))["artifact"]["payload"]
     assert (payload["old"], payload["new"]) == ("one\ntwo\n", "one\n2\n")
     assert payload["truncated"] is False
+
+
+def test_a_read_sends_its_text_once(tmp_path: Path) -> None:
+    """The window goes in the text block alone: no structured content, and the artifact in
+    `_meta` keeps only where the text is (its content's blob and lines)."""
+    lines = [f"    value_{i} = compute(value_{i - 1}, {i})  # step {i}" for i in range(250)]
+    source = "def run():\n" + "\n".join(lines) + "\n"
+    (tmp_path / "mod.py").write_text(source)
+
+    async def scenario() -> tuple[types.CallToolResult, str]:
+        async with connected(tmp_path) as client:
+            read = await client.call_tool("read", {"path": "mod.py"})
+            payload = result_of(read)["artifact"]["payload"]
+            blob = await client.read_resource(f"edittools://blob/{payload['text_ref']}")
+            (block,) = blob.contents
+            assert isinstance(block, types.TextResourceContents)
+            return read, block.text
+
+    read, kept = anyio.run(scenario)
+    assert len(source) > 11_000
+    text = text_of(read)
+    assert read.structured_content is None
+    assert wire_size(read) <= 1.1 * len(text.encode()) + 1024
+    payload = result_of(read)["artifact"]["payload"]
+    assert payload["text"] == ""
+    assert (payload["start_line"], payload["end_line"]) == (1, 251)
+    assert kept == source  # the window is lines start_line..end_line of this content
+
+
+def test_the_default_tool_list_fits_in_6_kb(tmp_path: Path) -> None:
+    async def scenario() -> types.ListToolsResult:
+        async with connected(tmp_path) as client:
+            return await client.list_tools()
+
+    assert wire_size(anyio.run(scenario)) <= 6 * 1024
 
 
 @pytest.mark.parametrize("surface", list(SURFACES))
@@ -109,8 +144,8 @@ def test_tool_list_is_small_on_every_surface(tmp_path: Path, surface: str) -> No
     listing = anyio.run(scenario)
     assert wire_size(listing) <= LIST_LIMIT
     for tool in listing.tools:
-        assert tool.output_schema is not None
-        assert "$defs" not in json.dumps(tool.output_schema)
+        assert tool.output_schema is None
+        assert "$defs" not in json.dumps(tool.input_schema)
 
 
 def test_unknown_or_hostile_resource_ids_are_errors_and_the_server_keeps_serving(
@@ -145,7 +180,7 @@ def test_read_image_sends_the_model_a_scaled_image_block(tmp_path: Path) -> None
                 name: await client.call_tool("read", {"path": name})
                 for name in ("wide.png", "small.png")
             }
-            payload = results["wide.png"].structured_content["artifact"]["payload"]
+            payload = result_of(results["wide.png"])["artifact"]["payload"]
             blob_id = payload["images"][0]["attachment"]["id"]
             return results, await client.read_resource(f"edittools://blob/{blob_id}")
 
@@ -160,7 +195,7 @@ def test_read_image_sends_the_model_a_scaled_image_block(tmp_path: Path) -> None
         assert isinstance(text, types.TextContent) and name in text.text
         assert isinstance(image, types.ImageContent)
         sizes[name] = Image.open(io.BytesIO(base64.b64decode(image.data))).size
-        attachment = result.structured_content["artifact"]["payload"]["images"][0]["attachment"]
+        attachment = result_of(result)["artifact"]["payload"]["images"][0]["attachment"]
         assert attachment["id"] in text.text
     assert sizes["wide.png"] == (1568, 392)  # long side capped, aspect kept
     assert sizes["small.png"] == (40, 20)  # small enough: sent as it is
@@ -199,11 +234,11 @@ def test_serve_policies_reach_the_session(tmp_path: Path) -> None:
             ]
 
     tolerant, exact, big, denied = anyio.run(scenario)
-    assert tolerant.structured_content["artifact"]["payload"]["code"] == "no_match"
+    assert result_of(tolerant)["artifact"]["payload"]["code"] == "no_match"
     assert exact.is_error is False, text_of(exact)
     assert (tmp_path / "a.txt").read_text() == "hi\n"
-    assert big.structured_content["artifact"]["payload"]["code"] == "too_large"
-    assert denied.structured_content["artifact"]["payload"]["code"] == "denied"
+    assert result_of(big)["artifact"]["payload"]["code"] == "too_large"
+    assert result_of(denied)["artifact"]["payload"]["code"] == "denied"
 
 
 def test_session_blob_returns_referenced_contents_and_refuses_unknown_ids(tmp_path: Path) -> None:

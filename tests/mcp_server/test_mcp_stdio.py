@@ -7,14 +7,12 @@ import subprocess
 from pathlib import Path
 
 import anyio
-import jsonschema
 import mcp_types as types
 import pytest
-from mcp_harness import check_structured, connected, text_of
+from mcp_harness import check_structured, connected, result_of, text_of
 
 from edittools import Session
 from edittools.artifacts import ToolResult
-from edittools.mcp_server._server import CANCELLING
 from edittools.tools import TOOLS, input_schema
 
 pytestmark = pytest.mark.integration
@@ -49,14 +47,12 @@ def test_default_surface_lists_tools_with_schemas_and_honest_hints(root: Path) -
     assert [t.name for t in tools] == ["read", "write", "edit", "multi_edit", "apply_patch", "undo"]
     for tool in tools:
         spec = TOOLS[tool.name]
-        assert tool.description == spec.description + ("" if spec.read_only else CANCELLING)
+        assert tool.description == spec.description
         assert tool.title
         assert tool.input_schema["type"] == "object"
         assert tool.input_schema == input_schema(spec.params)
         assert "$ref" not in json.dumps(tool.input_schema)
-        assert tool.output_schema is not None and tool.output_schema["type"] == "object"
-        assert set(tool.output_schema["required"]) == {"value"}
-        jsonschema.Draft202012Validator.check_schema(tool.output_schema)
+        assert tool.output_schema is None  # the result rides in _meta: no structured content
         hints = tool.annotations
         assert hints is not None
         assert hints.read_only_hint is spec.read_only
@@ -104,20 +100,20 @@ def test_default_surface_read_edit_fail_patch_undo_round_trip(root: Path) -> Non
     read = results["read"]
     assert read.is_error is False
     assert "     1\tdef greet(name):" in text_of(read)
-    artifact = read.structured_content["artifact"]
+    artifact = result_of(read)["artifact"]
     assert artifact["kind"] == "code" and artifact["payload"]["total_lines"] == 5
 
     edit = results["edit"]
     assert edit.is_error is False
-    diff = edit.structured_content["artifact"]
+    diff = result_of(edit)["artifact"]
     assert diff["kind"] == "diff" and diff["payload"]["path"] == "app.py"
     assert diff["payload"]["stats"] == {"added": 1, "removed": 1}
     assert "-    return 'hello ' + name\n+    return 'hi ' + name\n" in diff["payload"]["unified"]
-    assert ToolResult.model_validate(edit.structured_content).artifact.kind == "diff"
+    assert ToolResult.model_validate(result_of(edit)).artifact.kind == "diff"
 
     miss = results["miss"]
     assert miss.is_error is True
-    error = miss.structured_content["artifact"]
+    error = result_of(miss)["artifact"]
     assert error["kind"] == "error" and error["status"] == "error"
     assert error["payload"]["code"] == "no_match"
     assert error["payload"]["message"] in text_of(miss)  # the message reaches the model intact
@@ -125,20 +121,20 @@ def test_default_surface_read_edit_fail_patch_undo_round_trip(root: Path) -> Non
 
     bad = results["bad_args"]
     assert bad.is_error is True
-    assert bad.structured_content["artifact"]["payload"]["code"] == "invalid_arguments"
+    assert result_of(bad)["artifact"]["payload"]["code"] == "invalid_arguments"
     assert "old_string" in text_of(bad) and "new_string" in text_of(bad)
 
     patched = results["patch"]
     assert patched.is_error is False, text_of(patched)
     assert (root / "notes.txt").read_text() == "one\nTWO\nthree\n"
-    assert results["patch"].structured_content["artifact"]["kind"] in {"diff", "changeset"}
+    assert result_of(results["patch"])["artifact"]["kind"] in {"diff", "changeset"}
 
     assert results["undo"].is_error is False, text_of(results["undo"])
     assert (root / "app.py").read_text() == SOURCE
 
     no_tool = results["no_tool"]
     assert no_tool.is_error is True
-    assert no_tool.structured_content["artifact"]["payload"]["code"] == "invalid_arguments"
+    assert result_of(no_tool)["artifact"]["payload"]["code"] == "invalid_arguments"
     assert "delete_everything" in text_of(no_tool)
 
 
@@ -197,7 +193,7 @@ def test_anthropic_surface_view_insert_and_replace(root: Path) -> None:
     assert replace.is_error is False, text_of(replace)
     assert (root / "notes.txt").read_text() == "one\n1.5\ntwo\n3\n"
     assert miss.is_error is True
-    assert miss.structured_content["artifact"]["payload"]["code"] == "no_match"
+    assert result_of(miss)["artifact"]["payload"]["code"] == "no_match"
 
 
 def test_mcp_filesystem_surface_read_then_edit_with_a_git_style_diff(root: Path) -> None:
@@ -224,7 +220,7 @@ def test_mcp_filesystem_surface_read_then_edit_with_a_git_style_diff(root: Path)
     (tail, dry, real), after_dry_run = anyio.run(scenario)
     assert after_dry_run == "one\ntwo\nthree\n"
     assert text_of(tail).startswith("     2\ttwo\n     3\tthree")
-    unified = dry.structured_content["artifact"]["payload"]["unified"]
+    unified = result_of(dry)["artifact"]["payload"]["unified"]
     assert text_of(dry) == (
         f"Dry run: would edit notes.txt (+1 -1); nothing was written.\n\n```diff\n{unified}```"
     )

@@ -52,7 +52,12 @@ def assert_same_window(large: ToolResult, ref: ToolResult) -> None:
     assert len(_NOTE.findall(large.value)) == 1
     assert without_note(large.value) == ref.value
     assert large.artifact is not None and ref.artifact is not None
-    assert large.artifact.payload == ref.artifact.payload
+    # The same window, but for `text_ref`: a file this large is not kept whole.
+    assert large.artifact.payload.text_ref is None  # type: ignore[union-attr]
+    ignored = {"text_ref"}
+    assert large.artifact.payload.model_dump(exclude=ignored) == ref.artifact.payload.model_dump(
+        exclude=ignored
+    )
 
 
 def test_a_window_in_the_middle_is_numbered_like_any_read(tmp_path: Path) -> None:
