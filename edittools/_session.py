@@ -16,7 +16,7 @@ from edittools._external import ExternalWatcher
 from edittools._options import SessionOptions
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
-from edittools.tools import TOOLS, definitions, run_tool, shown_window
+from edittools.tools import TOOLS, Progress, definitions, run_tool, shown_window
 from edittools.tools.blame import BlameLine, blame
 from sandbox import Sandbox
 
@@ -68,6 +68,7 @@ class Session:
             options = replace(options, allow_git_writes=sandbox.allow_git_writes)
         self.sandbox = sandbox
         self._cancel: threading.Event | None = None  # set inside `cancellable`
+        self._progress: Progress | None = None  # set inside `reporting`
         self._agent: str | None = None  # set inside `acting_as`
         self._owned = _Owned(sandbox if self._owns_sandbox else None)
         # Holds `_owned`, never the session: it runs once the session is unreachable.
@@ -248,7 +249,13 @@ class Session:
         """
         agent = agent or self._agent
         return run_tool(
-            self.workspace, name, arguments, dry_run=dry_run, cancel=self._cancel, agent=agent
+            self.workspace,
+            name,
+            arguments,
+            dry_run=dry_run,
+            cancel=self._cancel,
+            agent=agent,
+            progress=self._progress,
         )
 
     @contextmanager
@@ -271,6 +278,17 @@ class Session:
             yield
         finally:
             self._cancel = None
+
+    @contextmanager
+    def reporting(self, progress: Progress) -> Iterator[None]:
+        """Calls made inside the block tell `progress(done, total, message)` how far their passes
+        over large files have gone (bytes; at most four times a second): a streamed edit,
+        patch or undo of a file over `max_file_bytes`."""
+        self._progress = progress
+        try:
+            yield
+        finally:
+            self._progress = None
 
     @staticmethod
     def tool_names() -> list[str]:

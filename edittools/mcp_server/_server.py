@@ -12,6 +12,7 @@ import logging
 import sys
 import threading
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import replace
 from typing import Any, cast
 
@@ -34,7 +35,7 @@ from edittools.mcp_server._results import BLOB_URI
 from edittools.mcp_server._surfaces import surface_tools
 from edittools.mcp_server._tool import SurfaceTool
 from edittools.mcp_server._wire import ScreenedLines
-from edittools.tools import image_mime
+from edittools.tools import Progress, image_mime
 
 SERVER_NAME = "edittools"
 SERVER_VERSION = "0.1.0"
@@ -135,11 +136,12 @@ def build_server(
                 return run(tool, arguments, None, agent)
         key = coerce_request_id(ctx.request_id)  # as the SDK matches a cancel to its request
         cancel = cancels[key] = threading.Event()
+        progress = _reporter(ctx) if _progress_token(params) is not None else None
         try:
             async with one_at_a_time:
                 # Not abandoned when the SDK cancels this task: the lock is held until the
                 # thread ends, and the cancel event stops the change if it is not yet committed.
-                return await anyio.to_thread.run_sync(run, tool, arguments, cancel, agent)
+                return await anyio.to_thread.run_sync(run, tool, arguments, cancel, agent, progress)
         finally:
             if cancels.get(key) is cancel:
                 del cancels[key]
@@ -149,13 +151,16 @@ def build_server(
         arguments: dict[str, Any],
         cancel: threading.Event | None,
         agent: str | None,
+        progress: Progress | None = None,
     ) -> types.CallToolResult:
         try:
-            with session.acting_as(agent):
-                if cancel is None:
-                    return answer(tool.call(session, arguments))
-                with session.cancellable(cancel):
-                    return answer(tool.call(session, arguments))
+            with ExitStack() as scope:
+                scope.enter_context(session.acting_as(agent))
+                if cancel is not None:
+                    scope.enter_context(session.cancellable(cancel))
+                if progress is not None:
+                    scope.enter_context(session.reporting(progress))
+                return answer(tool.call(session, arguments))
         except Exception as exc:  # the one place the server catches what the tools did not
             _log.exception("tool %s failed unexpectedly", tool.name)
             result = ToolError(
@@ -339,6 +344,22 @@ async def _run_stdio(server: Server[Any]) -> None:
             tasks.start_soon(answer_malformed)
             await server.run(read_stream, write_stream, server.create_initialization_options())
             tasks.cancel_scope.cancel()
+
+
+def _progress_token(params: types.CallToolRequestParams) -> Any:
+    """The progress token the client sent with a call, or None."""
+    meta = params.meta or {}
+    return meta.get("progress_token", meta.get("progressToken"))
+
+
+def _reporter(ctx: Any) -> Progress:
+    """Progress for a call running on a worker thread: each report is sent as the request's
+    `notifications/progress` from the event loop, the worker waiting until it is written."""
+
+    def report(done: int, total: int, message: str) -> None:
+        anyio.from_thread.run(ctx.session.report_progress, done, total, message)
+
+    return report
 
 
 def _client_name(ctx: Any) -> str | None:

@@ -6,9 +6,11 @@ This is the surface the facade and the faces use: the catalogue (`TOOLS`, what m
 place where tool failures become error results; `ToolParams`, the base of every agent input
 model, and `PATH_HELP`, the one description of a path parameter; `image_mime`, which bytes the
 tools take for an image; `shown_window`, a read's window cut again from its content (how the
-journal reads back a read it kept by reference).
+journal reads back a read it kept by reference); `Progress`, what a call tells how far its
+passes over large files have gone.
 """
 
+from edittools.tools._call import Progress
 from edittools.tools._catalog import OPERATIONS, TOOLS, ToolSpec, definitions, input_schema
 from edittools.tools._params import PATH_HELP, ToolParams
 from edittools.tools._runner import run_tool
@@ -18,6 +20,7 @@ __all__ = [
     "OPERATIONS",
     "PATH_HELP",
     "TOOLS",
+    "Progress",
     "ToolParams",
     "ToolSpec",
     "definitions",

@@ -8,10 +8,18 @@ write, whether it was cancelled, what a read showed, what a change could not kee
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from edittools._errors import ToolError
 from edittools._journal import Shown
+
+Progress = Callable[[int, int, str], None]
+"""Told `(done, total, message)`: bytes passed, bytes to pass as far as known, and what."""
+
+PROGRESS_EVERY = 0.25
+"""Least seconds between two reports of one call's progress."""
 
 
 @dataclass
@@ -30,11 +38,34 @@ class Call:
     """What a read showed, as lines of a stored content (the runner journals it by reference)."""
     unkept: list[str] = field(default_factory=list)
     """What the changes could not keep of the replaced files' metadata, as "path: what (why)"."""
+    progress: Progress | None = None
+    """Told how far the call's passes over large files have gone (`pass_over`); None: nobody."""
+    _passed: int = 0  # bytes of the passes already made, so what is reported only grows
+    _told: float = 0.0  # when progress was last told (monotonic seconds)
 
     @property
     def reader(self) -> str:
         """Whose read records the call uses: its actor's, or the unnamed sessions' ('')."""
         return self.actor or ""
+
+    def pass_over(self, path: str, size: int) -> Callable[[int], None]:
+        """The checkpoint of one pass over `size` bytes of `path`: called with the offset the
+        pass has reached before each chunk, it stops a cancelled call (`stop_if_cancelled`) and
+        tells `progress` the bytes passed so far in this call, at most every `PROGRESS_EVERY`
+        seconds."""
+        start = self._passed
+        self._passed += size
+
+        def checkpoint(offset: int) -> None:
+            self.stop_if_cancelled()
+            if self.progress is None:
+                return
+            now = time.monotonic()
+            if now - self._told >= PROGRESS_EVERY:
+                self._told = now
+                self.progress(start + offset, self._passed, f"{path}: {offset:,} of {size:,} bytes")
+
+        return checkpoint
 
     def stop_if_cancelled(self) -> None:
         """Raise `cancelled` when the call was cancelled."""

@@ -18,7 +18,7 @@ from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.artifacts.builders import by_reference, error_result
 from edittools.diff import DEFAULT_BUDGET, DiffError, shared_budget
-from edittools.tools._call import Call
+from edittools.tools._call import Call, Progress
 from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
 
@@ -33,6 +33,7 @@ def run_tool(
     dry_run: bool = False,
     cancel: threading.Event | None = None,
     agent: str | None = None,
+    progress: Progress | None = None,
 ) -> ToolResult:
     """Validate `arguments`, run tool `name`, and turn any failure into an error result.
 
@@ -40,9 +41,10 @@ def run_tool(
     a journal that cannot be written and exceptions no tool expected all come back as results
     with `is_error` and a stable code. A dry run computes the change and its diff, writes nothing
     and is not journaled. Once `cancel` is set, a change not yet committed stops (`cancelled`).
-    `agent` names who makes the call (default: the session's `agent` option).
+    `agent` names who makes the call (default: the session's `agent` option). `progress` is told
+    how far a pass over a large file has gone (`Call.pass_over`).
     """
-    call = Call(dry_run=dry_run, cancel=cancel, actor=agent or ws.options.agent)
+    call = Call(dry_run=dry_run, cancel=cancel, actor=agent or ws.options.agent, progress=progress)
     result = _run(ws, name, arguments, call)
     if call.unkept and not result.is_error:
         note = "; ".join(call.unkept)

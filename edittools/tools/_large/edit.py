@@ -62,15 +62,16 @@ def streamed_edit(ws: Workspace, call: Call, path: str, params: EditParams) -> T
                 "Put the text you want in new_string.",
             )
         tier = "exact"
+        size = os.fstat(fd).st_size
         found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
-                     writer=writer, checkpoint=call.stop_if_cancelled)  # fmt: skip
+                     writer=writer, checkpoint=call.pass_over(path, size))  # fmt: skip
         if not found.count and _BARE_LF.search(needle) and crlf_file(fd):
             tier = "newlines"
             needle, replacement = crlf(needle), crlf(replacement)
             if writer is not None:
                 writer.reset()
             found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
-                         writer=writer, checkpoint=call.stop_if_cancelled)  # fmt: skip
+                         writer=writer, checkpoint=call.pass_over(path, size))  # fmt: skip
         version = found.version
         assert version is not None
         ensure_fresh(ws, call, path, None, version)

@@ -60,7 +60,7 @@ def streamed_multi_edit(
         variants = [crlf_variant(fd, needle) for needle in needles]
         extra = [v for v in variants if v is not None]
         found = find_lines(fd, needles + extra, chunk=chunk, anywhere=True,
-                           checkpoint=call.stop_if_cancelled)  # fmt: skip
+                           checkpoint=call.pass_over(path, size))  # fmt: skip
         tiers = ["exact"] * len(edits)
         more = iter(found[len(needles) :])
         for k, variant in enumerate(variants):

@@ -54,7 +54,7 @@ def streamed_patch(
     blocks = [_blocks(path, number, hunk, nl) for number, hunk in enumerate(patch.hunks, 1)]
     size = os.fstat(fd).st_size
     found = find_lines(fd, [old for old, _ in blocks], chunk=chunk,
-                       checkpoint=call.stop_if_cancelled)  # fmt: skip
+                       checkpoint=call.pass_over(path, size))  # fmt: skip
     spans = _place(path, patch.hunks, blocks, found, size)
     if writer is not None:
         for start, stop, new in spans:  # the kernel writes the new file from now on

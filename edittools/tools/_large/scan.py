@@ -57,14 +57,15 @@ def scan(
     replace_all: bool,
     chunk: int = SCAN_CHUNK,
     writer: SpliceWriter | None = None,
-    checkpoint: Callable[[], object] | None = None,
+    checkpoint: Callable[[int], object] | None = None,
 ) -> Scan:
     """Scan the open file `fd` from its start for `needle` (not empty).
 
     Without `replace_all` only the first few matches are kept (enough to list where an ambiguous
     needle is), but all are counted. `writer`, when given, is told the new content as it is found
     (and told to drop it when the needle turns out ambiguous). `checkpoint`, when given, is
-    called before each chunk and may raise to stop the pass (a cancelled call).
+    called with the offset reached before each chunk and may raise to stop the pass (a
+    cancelled call).
     """
     with ThreadPoolExecutor(1) as pool:
         hashes = _Hashes(pool)
@@ -169,7 +170,7 @@ class _Pass:
 
     def __init__(self, fd: int, needle: bytes, replacement: bytes, replace_all: bool, chunk: int,
                  hashes: _Hashes, writer: SpliceWriter | None,
-                 checkpoint: Callable[[], object] | None = None) -> None:  # fmt: skip
+                 checkpoint: Callable[[int], object] | None = None) -> None:  # fmt: skip
         self.fd, self.needle, self.replacement = fd, needle, replacement
         self.replace_all, self.chunk, self.hashes, self.writer = replace_all, chunk, hashes, writer
         self.found = Scan()
@@ -187,7 +188,7 @@ class _Pass:
         k = 0
         while True:
             if self.checkpoint is not None:
-                self.checkpoint()
+                self.checkpoint(base)
             buf, view = ring.take(k)
             carry = min(tail, base)
             if carry:
@@ -278,7 +279,7 @@ def find_lines(
     *,
     chunk: int = SCAN_CHUNK,
     anywhere: bool = False,
-    checkpoint: Callable[[], object] | None = None,
+    checkpoint: Callable[[int], object] | None = None,
 ) -> list[list[tuple[int, int]]]:
     """Where each needle (not empty) occurs at the start of a line of the open file `fd` (or
     anywhere, with `anywhere`), as ``(offset, 1-based line)`` in file order (overlapping places
@@ -286,7 +287,8 @@ def find_lines(
 
     Each chunk is searched with the last `max(len(needle))` bytes before it, so a place across
     a border is found and the byte before it (a newline, or none at the file's start) is seen.
-    `checkpoint`, when given, is called before each chunk and may raise to stop the pass.
+    `checkpoint`, when given, is called with the offset reached before each chunk and may raise
+    to stop the pass.
     """
     found: list[list[tuple[int, int]]] = [[] for _ in needles]
     tail = max(map(len, needles))
@@ -297,7 +299,7 @@ def find_lines(
     base = newlines = 0  # the offset of the next read; the newlines before it
     while True:
         if checkpoint is not None:
-            checkpoint()
+            checkpoint(base)
         got = _read_full(fd, view[carry : carry + chunk], base)
         end = carry + got  # the buffer holds the file's [origin, origin + end)
         origin = base - carry
@@ -329,7 +331,7 @@ def hash_counting(
     spans: Sequence[tuple[int, int, bytes]],
     *,
     chunk: int = SCAN_CHUNK,
-    checkpoint: Callable[[], object] | None = None,
+    checkpoint: Callable[[int], object] | None = None,
 ) -> tuple[Version, list[int], str]:
     """The version of the open file `fd`, the 1-based line holding the start of each span, and
     the digest of the file with each span ``(start, end, data)`` (in order, not overlapping)
@@ -344,7 +346,7 @@ def hash_counting(
         hashes = _Hashes(pool)
         for n in itertools.count():
             if checkpoint is not None:
-                checkpoint()
+                checkpoint(at)
             buf, view = ring.take(n)
             got = _read_full(fd, view, at)
             if not got:

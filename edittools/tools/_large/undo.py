@@ -60,8 +60,9 @@ def streamed_undo(ws: Workspace, call: Call, change: Change) -> ToolResult:
             for start, stop, old in spans:
                 writer.replace(start, stop, old)
             writer.keep(os.fstat(fd).st_size)
+        passing = call.pass_over(path, os.fstat(fd).st_size)
         version, lines, restored = hash_counting(
-            fd, spans, chunk=max(ws.options.scan_chunk_bytes, 1), checkpoint=call.stop_if_cancelled
+            fd, spans, chunk=max(ws.options.scan_chunk_bytes, 1), checkpoint=passing
         )
         wrote = all(
             os.pread(fd, len(middle), at) == middle

@@ -35,7 +35,7 @@ def hash_and_diff(
     """
     chunk = max(ws.options.scan_chunk_bytes, 1)
     version, lines, new_digest = hash_counting(fd, spans, chunk=chunk,
-                                               checkpoint=call.stop_if_cancelled)  # fmt: skip
+                                               checkpoint=call.pass_over(path, size))  # fmt: skip
     if version.size != size:
         raise ToolError(
             "stale_read",
