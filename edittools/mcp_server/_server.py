@@ -29,10 +29,18 @@ from edittools.artifacts import ImageArtifact, ToolResult
 from edittools.artifacts.builders import by_reference
 from edittools.dialects import result_to_mcp
 from edittools.mcp_server._calls import InFlight
+from edittools.mcp_server._card import (
+    APPS_EXTENSION,
+    CARD_RESOURCE,
+    CARD_URI,
+    card_contents,
+    shows_cards,
+    with_card_meta,
+)
 from edittools.mcp_server._http import new_token, parse_address, run_http
 from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_model
 from edittools.mcp_server._results import BLOB_URI
-from edittools.mcp_server._surfaces import surface_tools
+from edittools.mcp_server._surfaces import review_tools, surface_tools
 from edittools.mcp_server._tool import SurfaceTool
 from edittools.mcp_server._wire import ScreenedLines
 from edittools.tools import Progress, image_mime
@@ -98,6 +106,11 @@ def build_server(
     tools = {tool.name: tool for tool in surface_tools(surface)}
     in_flight = in_flight or InFlight()
     definitions = [tool_definition(tool) for tool in tools.values()]
+    # Clients that show MCP Apps get the change card on every changing tool, and the review
+    # tools the card calls (`changes` shows it too; `reject` is the card's alone).
+    review = {tool.name: tool for tool in review_tools() if tool.name not in tools}
+    with_card = [with_card_meta(tool_definition(tool), tool) for tool in tools.values()]
+    with_card += [with_card_meta(tool_definition(tool), tool) for tool in review.values()]
     one_at_a_time = anyio.Lock(fast_acquire=True)
     cancels: dict[types.RequestId, threading.Event] = {}  # changing calls in flight, by id
 
@@ -110,7 +123,7 @@ def build_server(
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=definitions)
+        return types.ListToolsResult(tools=with_card if shows_cards(ctx) else definitions)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if in_flight.closing:
@@ -122,7 +135,7 @@ def build_server(
             return await call_one(ctx, params)
 
     async def call_one(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        tool = tools.get(params.name)
+        tool = tools.get(params.name) or (review.get(params.name) if shows_cards(ctx) else None)
         if tool is None:
             known = ", ".join(tools)
             result = ToolError(
@@ -184,12 +197,14 @@ def build_server(
     async def list_resources(
         ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[])
+        return types.ListResourcesResult(resources=[CARD_RESOURCE] if shows_cards(ctx) else [])
 
     async def read_resource(
         ctx: Any, params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
+        if uri == CARD_URI:
+            return types.ReadResourceResult(contents=[card_contents()])
         if not uri.startswith(_BLOB_PREFIX):
             raise _missing(ctx, uri, f"No resource {uri[:200]!r}: only {BLOB_URI}.")
         try:
@@ -217,6 +232,7 @@ def build_server(
     server.add_notification_handler(
         "notifications/cancelled", types.CancelledNotificationParams, cancelled
     )
+    server.extensions[APPS_EXTENSION] = {}
     return server
 
 

@@ -30,7 +30,7 @@ from edittools.mcp_server import _wording as wording
 from edittools.mcp_server._text_editor import text_editor_tool
 from edittools.mcp_server._tool import Call, SurfaceTool, like, schema_of, validated
 from edittools.mcp_server._wording import Wording
-from edittools.tools import PATH_HELP, TOOLS, ToolParams
+from edittools.tools import OPERATIONS, PATH_HELP, TOOLS, ToolParams, ToolSpec
 
 # The default surface: the catalogue as it is.
 
@@ -41,6 +41,8 @@ _TITLES = {
     "multi_edit": "Edit a file in several places",
     "apply_patch": "Apply a patch",
     "undo": "Undo the last change to a file",
+    "changes": "Net changes since a checkpoint",
+    "reject": "Take back one hunk of a change",
 }
 
 
@@ -51,20 +53,27 @@ def _catalogue_call(name: str) -> Call:
     return call
 
 
+def review_tools() -> list[SurfaceTool]:
+    """`changes` and `reject`: the net diff since a checkpoint and taking one hunk of it back,
+    offered to clients that show the change card (its review calls them)."""
+    return [_catalogue_tool(OPERATIONS["changes"]), _catalogue_tool(OPERATIONS["reject"])]
+
+
+def _catalogue_tool(spec: ToolSpec) -> SurfaceTool:
+    return SurfaceTool(
+        name=spec.name,
+        title=_TITLES.get(spec.name, spec.name),
+        description=spec.description,
+        input_schema=schema_of(spec.params),
+        call=_catalogue_call(spec.name),
+        read_only=spec.read_only,
+        destructive=spec.destructive,
+        idempotent=spec.idempotent,
+    )
+
+
 def _edittools() -> list[SurfaceTool]:
-    return [
-        SurfaceTool(
-            name=spec.name,
-            title=_TITLES.get(spec.name, spec.name),
-            description=spec.description,
-            input_schema=schema_of(spec.params),
-            call=_catalogue_call(spec.name),
-            read_only=spec.read_only,
-            destructive=spec.destructive,
-            idempotent=spec.idempotent,
-        )
-        for spec in TOOLS.values()
-    ]
+    return [_catalogue_tool(spec) for spec in TOOLS.values()]
 
 
 # claude-code: Read, Write, Edit.

@@ -23,9 +23,14 @@ PROJECT = Path(__file__).resolve().parents[2]
 
 @asynccontextmanager
 async def connected(
-    root: Path, surface: str | None = None, *, options: Sequence[str] = ()
+    root: Path,
+    surface: str | None = None,
+    *,
+    options: Sequence[str] = (),
+    extensions: dict[str, dict[str, Any]] | None = None,
 ) -> AsyncIterator[ClientSession]:
-    """An initialised client session with `python -m edittools.mcp_server --root root [options]`."""
+    """An initialised client session with `python -m edittools.mcp_server --root root [options]`,
+    the client declaring `extensions` (SEP-2133) when given."""
     args = ["-m", "edittools.mcp_server", "--root", str(root), *options]
     if surface is not None:
         args += ["--surface", surface]
@@ -40,7 +45,7 @@ async def connected(
     with open(os.devnull, "w") as quiet:
         async with (
             stdio_client(params, errlog=quiet) as (read, write),
-            ClientSession(read, write) as session,
+            ClientSession(read, write, extensions=extensions) as session,
         ):
             await session.initialize()
             yield session

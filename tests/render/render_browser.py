@@ -2,6 +2,8 @@
 
 `load` opens a file, lets its scripts run, and returns the DOM Chromium ended with and every
 console message it logged (script errors and Content-Security-Policy violations included).
+`evaluate_after_load` runs expressions in the loaded page; `devtools` hands a test the DevTools
+connection itself (commands, and the events Chromium sent), for pages with frames to drive.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,6 +95,106 @@ def evaluate_after_load(
     Talks the DevTools protocol over `--remote-debugging-pipe` (NUL-separated JSON on file
     descriptors 3 and 4), so a test can click the page's buttons with only the standard library.
     """
+    with devtools(page, profile, timeout=timeout) as browser:
+        session = browser.attach_to_page()
+        return [browser.evaluate(expression, session, check=False) for expression in expressions]
+
+
+class DevTools:
+    """A headless Chromium driven over its DevTools pipe: commands, and the events it sent.
+
+    `call` sends a command and waits for its answer; every event read meanwhile is kept in
+    `events` (in order, with the `sessionId` it came on), for `wait_for_event` and for tests that
+    read what a page logged.
+    """
+
+    def __init__(self, sender: Any, receiver: Any, deadline: float) -> None:
+        self._sender = sender
+        self._receiver = receiver
+        self.deadline = deadline
+        self.events: list[dict[str, Any]] = []
+        self._counter = iter(range(1, 1_000_000_000))
+        self._buffered = b""
+
+    def _next_message(self) -> dict[str, Any]:
+        while b"\0" not in self._buffered:
+            if time.monotonic() > self.deadline:
+                raise TimeoutError("chromium did not answer in time")
+            chunk = self._receiver.read1(1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed the DevTools pipe")
+            self._buffered += chunk
+        raw, self._buffered = self._buffered.split(b"\0", 1)
+        message: dict[str, Any] = json.loads(raw)
+        return message
+
+    def call(self, method: str, params: dict[str, object], session: str | None = None) -> Any:
+        """Send one command (to `session`'s target, else the browser) and return its result."""
+        ident = next(self._counter)
+        message: dict[str, object] = {"id": ident, "method": method, "params": params}
+        if session:
+            message["sessionId"] = session
+        self._sender.write(json.dumps(message).encode() + b"\0")
+        self._sender.flush()
+        while time.monotonic() < self.deadline:
+            reply = self._next_message()
+            if "id" not in reply:
+                self.events.append(reply)
+            elif reply["id"] == ident:
+                if "error" in reply:
+                    raise RuntimeError(reply["error"])
+                return reply["result"]
+        raise TimeoutError(method)
+
+    def wait_for_event(self, method: str, *, seen: int = 0) -> dict[str, Any]:
+        """The first event named `method` among `events[seen:]`, reading more until it comes."""
+        while True:
+            for event in self.events[seen:]:
+                if event.get("method") == method:
+                    return event
+            seen = len(self.events)
+            if time.monotonic() > self.deadline:
+                raise TimeoutError(method)
+            message = self._next_message()
+            if "id" not in message:
+                self.events.append(message)
+
+    def attach_to_page(self) -> str:
+        """Attach to the page opened from a file and wait until it has loaded; its session id."""
+        target = ""
+        while not target and time.monotonic() < self.deadline:
+            infos = self.call("Target.getTargets", {})["targetInfos"]
+            pages = [t for t in infos if t["type"] == "page"]
+            target = next((t["targetId"] for t in pages if t["url"].startswith("file:")), "")
+        session: str = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
+            "sessionId"
+        ]
+        loaded = "location.protocol === 'file:' && document.readyState === 'complete'"
+        while self.evaluate(loaded, session) is not True:
+            if time.monotonic() > self.deadline:
+                raise TimeoutError("the page did not finish loading")
+        return session
+
+    def evaluate(
+        self, expression: str, session: str, *, await_promise: bool = False, check: bool = True
+    ) -> object:
+        """The value of a JavaScript expression in `session`'s page (awaited when asked); an
+        expression that throws raises RuntimeError, unless `check` is off (its value is None)."""
+        params: dict[str, object] = {"expression": expression, "returnByValue": True}
+        if await_promise:
+            params["awaitPromise"] = True
+        result = self.call("Runtime.evaluate", params, session)
+        if check and "exceptionDetails" in result:
+            raise RuntimeError(result["exceptionDetails"])
+        return result["result"].get("value")
+
+
+@contextlib.contextmanager
+def devtools(page: Path, profile: Path, *, timeout: float = 90) -> Iterator[DevTools]:
+    """Open `page` in headless Chromium with its DevTools pipe; the browser ends with the block.
+
+    The pipe is `--remote-debugging-pipe`: NUL-separated JSON on file descriptors 3 and 4.
+    """
     assert CHROMIUM is not None
     to_browser_read, to_browser_write = os.pipe()
     from_browser_read, from_browser_write = os.pipe()
@@ -123,49 +226,8 @@ def evaluate_after_load(
     os.close(from_browser_write)
     sender = os.fdopen(to_browser_write, "wb")
     receiver = os.fdopen(from_browser_read, "rb")
-    deadline = time.monotonic() + timeout
-    counter = iter(range(1, 1_000_000))
-    buffered = b""
-
-    def call(method: str, params: dict[str, object], session: str | None = None) -> Any:
-        nonlocal buffered
-        ident = next(counter)
-        message: dict[str, object] = {"id": ident, "method": method, "params": params}
-        if session:
-            message["sessionId"] = session
-        sender.write(json.dumps(message).encode() + b"\0")
-        sender.flush()
-        while time.monotonic() < deadline:
-            while b"\0" not in buffered:
-                chunk = receiver.read1(65536)
-                if not chunk:
-                    raise RuntimeError("chromium closed the DevTools pipe")
-                buffered += chunk
-            raw, buffered = buffered.split(b"\0", 1)
-            reply = json.loads(raw)
-            if reply.get("id") == ident:
-                if "error" in reply:
-                    raise RuntimeError(reply["error"])
-                return reply["result"]
-        raise TimeoutError(method)
-
-    def value(expression: str, session: str) -> object:
-        result = call(
-            "Runtime.evaluate", {"expression": expression, "returnByValue": True}, session
-        )
-        return result["result"].get("value")
-
     try:
-        target = ""
-        while not target and time.monotonic() < deadline:
-            pages = [t for t in call("Target.getTargets", {})["targetInfos"] if t["type"] == "page"]
-            target = next((t["targetId"] for t in pages if t["url"].startswith("file:")), "")
-        session = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        loaded = "location.protocol === 'file:' && document.readyState === 'complete'"
-        while value(loaded, session) is not True:
-            if time.monotonic() > deadline:
-                raise TimeoutError("the page did not finish loading")
-        return [value(expression, session) for expression in expressions]
+        yield DevTools(sender, receiver, time.monotonic() + timeout)
     finally:
         # The browser is ours alone and holds nothing worth a clean shutdown.
         os.killpg(process.pid, signal.SIGKILL)
