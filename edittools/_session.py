@@ -90,9 +90,38 @@ class Session:
         """The session's policies and limits."""
         return self.workspace.options
 
-    def read(self, path: str, *, offset: int = 1, limit: int = 2000) -> ToolResult:
-        """Read a text file as numbered lines, or an image."""
-        return self.call("read", {"path": path, "offset": offset, "limit": limit})
+    def read(
+        self, path: str, *, offset: int = 1, limit: int = 2000, anchors: bool = False
+    ) -> ToolResult:
+        """Read a text file as numbered lines (with `anchors`, tagged: `12#a3f|text`, for
+        `edit_lines`), or an image."""
+        arguments: dict[str, Any] = {"path": path, "offset": offset, "limit": limit}
+        if anchors:
+            arguments["anchors"] = True
+        return self.call("read", arguments)
+
+    def symbols(self, path: str) -> ToolResult:
+        """The definitions of a source file: lines, kind and dotted name of each."""
+        return self.call("symbols", {"path": path})
+
+    def read_symbol(self, path: str, symbol: str) -> ToolResult:
+        """One definition of a source file by dotted name, as numbered lines (a read)."""
+        return self.call("read_symbol", {"path": path, "symbol": symbol})
+
+    def edit_symbol(
+        self, path: str, symbol: str, new_text: str, *, where: str = "replace"
+    ) -> ToolResult:
+        """Replace a definition (`where="replace"`) or its body (`"body"`), or put `new_text`
+        `"before"` or `"after"` it; the text takes its indentation."""
+        return self.call(
+            "edit_symbol", {"path": path, "symbol": symbol, "new_text": new_text, "where": where}
+        )
+
+    def edit_lines(self, path: str, start: str, end: str, new_text: str) -> ToolResult:
+        """Replace the lines from anchor `start` to anchor `end` (from a read with anchors)."""
+        return self.call(
+            "edit_lines", {"path": path, "start": start, "end": end, "new_text": new_text}
+        )
 
     def write(self, path: str, content: str) -> ToolResult:
         """Create a file or replace its whole content."""

@@ -11,12 +11,16 @@ from edittools.tools._params import (
     AcceptParams,
     ApplyPatchParams,
     ChangesParams,
+    EditLinesParams,
     EditParams,
+    EditSymbolParams,
     InsertParams,
     MultiEditParams,
     ReadParams,
+    ReadSymbolParams,
     RejectParams,
     RewindParams,
+    SymbolsParams,
     ToolParams,
     UndoParams,
     WriteParams,
@@ -142,6 +146,36 @@ OPERATIONS: dict[str, ToolSpec] = {
         "Revert one hunk of a file's net diff since a checkpoint, if it still applies.",
         RejectParams, "edittools.tools.review", read_only=False, destructive=True, idempotent=False,
     ),
+    "symbols": ToolSpec(
+        "symbols",
+        "The definitions of a source file (functions, methods, classes...): each one's lines, "
+        "kind and dotted name, as read_symbol and edit_symbol take it.",
+        SymbolsParams, "edittools.tools.symbols", read_only=True, destructive=False,
+        idempotent=True,
+    ),
+    "read_symbol": ToolSpec(
+        "read_symbol",
+        "Read one definition of a source file by its dotted name (`Parser.parse`), with its "
+        "decorators and the comments directly above it, as numbered lines. Counts as a read.",
+        ReadSymbolParams, "edittools.tools.symbols", read_only=True, destructive=False,
+        idempotent=True,
+    ),
+    "edit_symbol": ToolSpec(
+        "edit_symbol",
+        "Change one definition of a file you have read, found by its dotted name: replace it "
+        "whole (decorators and the comments directly above it go with it), replace its body, or "
+        "put new text before or after it. The text takes the definition's indentation.",
+        EditSymbolParams, "edittools.tools.symbols", read_only=False, destructive=True,
+        idempotent=False,
+    ),
+    "edit_lines": ToolSpec(
+        "edit_lines",
+        "Replace the lines from anchor start to anchor end (as read with anchors=True, e.g. "
+        "'12#a3f') while they still read as they did; lines that moved are found by their "
+        "anchors.",
+        EditLinesParams, "edittools.tools.anchors", read_only=False, destructive=True,
+        idempotent=False,
+    ),
     "accept": ToolSpec(
         "accept",
         "Mark hunks of a file's net diff since a checkpoint as reviewed.",
@@ -149,7 +183,8 @@ OPERATIONS: dict[str, ToolSpec] = {
     ),
 }  # fmt: skip
 """Everything the runner runs: the listed tools, and operations only some surfaces or the review
-show (insert, apply_patch_overwriting; changes, rewind, reject, accept)."""
+show (insert, apply_patch_overwriting; changes, rewind, reject, accept; the tools by structure
+and anchor: symbols, read_symbol, edit_symbol, edit_lines)."""
 
 
 def input_schema(params: type[ToolParams]) -> dict[str, Any]:

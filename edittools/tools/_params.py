@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,12 +16,22 @@ class ToolParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
+SYMBOL_HELP = (
+    "A definition's dotted name as symbols lists it (`Parser.parse`); a unique last part will do "
+    "(`parse`), and `NAME:LINE` picks one of several."
+)
+
+
 class ReadParams(ToolParams):
     """Read a text file (numbered lines) or an image."""
 
     path: str = Field(description=PATH_HELP)
     offset: int = Field(default=1, ge=1, description="1-based line number to start reading from.")
     limit: int = Field(default=2000, ge=1, description="Maximum number of lines to return.")
+    anchors: bool = Field(
+        default=False,
+        description="Tag each line with an anchor (`12#a3f|text`) that edit_lines takes.",
+    )
 
 
 class WriteParams(ToolParams):
@@ -83,6 +93,44 @@ class InsertParams(ToolParams):
     path: str = Field(description=PATH_HELP)
     line: int = Field(ge=0, description="The line after which to insert; 0 for the top.")
     text: str = Field(description="The text to insert; it takes the file's newline style.")
+
+
+class SymbolsParams(ToolParams):
+    """The definitions of a source file: kind, dotted name and lines."""
+
+    path: str = Field(description=PATH_HELP)
+
+
+class ReadSymbolParams(ToolParams):
+    """Read one definition of a source file."""
+
+    path: str = Field(description=PATH_HELP)
+    symbol: str = Field(description=SYMBOL_HELP)
+
+
+class EditSymbolParams(ToolParams):
+    """Replace a definition, its body, or put text before or after it."""
+
+    path: str = Field(description=PATH_HELP)
+    symbol: str = Field(description=SYMBOL_HELP)
+    new_text: str = Field(
+        description="The new text, indented as you like: it takes the definition's indentation "
+        "(its body's, for where=body) and the file's newlines."
+    )
+    where: Literal["replace", "body", "before", "after"] = Field(
+        default="replace",
+        description="replace: the whole definition, with its decorators and the comments "
+        "directly above it; body: what is inside it; before or after: new text beside it.",
+    )
+
+
+class EditLinesParams(ToolParams):
+    """Replace the lines between two anchors of a read with anchors."""
+
+    path: str = Field(description=PATH_HELP)
+    start: str = Field(description="Anchor of the first line to replace, as read: `12#a3f`.")
+    end: str = Field(description="Anchor of the last line to replace (the same for one line).")
+    new_text: str = Field(description="The lines that take their place (empty deletes them).")
 
 
 class UndoParams(ToolParams):

@@ -29,6 +29,7 @@ from edittools.tools._call import Call
 from edittools.tools._guard import read_existing_at
 from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered, plain_numbered
 from edittools.tools._params import ReadParams
+from edittools.tools._tags import anchored, tags
 from sandbox import (
     FileReader,
     SandboxError,
@@ -94,7 +95,13 @@ def _read_text(
     limit = min(params.limit, ws.options.read_line_limit)
     stop = params.offset - 1 + limit
     window = text.split("\n", stop)[params.offset - 1 : min(stop, total)]
-    return _window_result(ws, call, path, window, params.offset, total, content=content)
+    tagged = None
+    if params.anchors:  # a tag must differ from every other line text's: all lines are needed
+        every = text.split("\n")
+        tagged = tags(every[:total])[params.offset - 1 : params.offset - 1 + len(window)]
+    return _window_result(
+        ws, call, path, window, params.offset, total, content=content, tagged=tagged
+    )
 
 
 def _check_offset(path: str, offset: int, total: int) -> None:
@@ -117,11 +124,13 @@ def _window_result(
     *,
     note: str = "",
     content: str | None = None,
+    tagged: list[str] | None = None,
 ) -> ToolResult:
     """The numbered window, its footer (with `note` appended) and the code artifact.
 
     `content` is the id of the stored content the window's lines are cut from, when they are:
-    the result is then noted as shown from it (`Call.shown`), for the journal."""
+    the result is then noted as shown from it (`Call.shown`), for the journal. With `tagged`
+    (each line's anchor tag) the lines are shown as anchors (`12#a3f|text`), whole."""
     last = offset + len(window) - 1
     cap = ws.options.read_line_chars
     joined = "\n".join(window)
@@ -139,8 +148,11 @@ def _window_result(
             f"offset={offset} limit={fitting}.",
             {"total_lines": total, "suggested_limit": fitting},
         )
-    body = _numbered_lines(window, joined, longest, offset, cap)
-    if content is not None:
+    if tagged is not None:
+        body = anchored(window, offset, tagged)
+    else:
+        body = _numbered_lines(window, joined, longest, offset, cap)
+    if content is not None and tagged is None:  # the journal cuts again cat -n lines only
         call.shown = Shown(content, cap, len(body))
     partial = offset > 1 or last < total
     footer = ""
@@ -205,6 +217,12 @@ def _read_large(ws: Workspace, call: Call, path: str, params: ReadParams) -> Too
     too_large with a limit that fits. The read is recorded by the version hashed on the way. Lines are split on LF only here (a file with lone-CR line ends over
     the cap shows as one long line).
     """
+    if params.anchors:
+        raise ToolError(
+            "too_large",
+            f"{path} is over the size cap for whole-file reads, and anchors are given for whole "
+            "files only. Read it without anchors, and change it with edit.",
+        )
     cap = ws.options.max_file_bytes
     limit = min(params.limit, ws.options.read_line_limit)
     with ws.sandbox.open_reader(path) as reader:

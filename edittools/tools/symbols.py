@@ -1,0 +1,255 @@
+"""Tools by structure: a file's definitions (`symbols`), one of them read (`read_symbol`) or
+changed (`edit_symbol`), named by their dotted path.
+
+A definition's span takes in its decorators, attributes and the comments directly above it (see
+`syntax._symbols`). New text takes the definition's indentation (its body's, for `where="body"`)
+and the file's newlines; text put before or after a definition is set apart by as many blank
+lines as the file has above it. A name that fits several definitions is refused with each one's
+lines; a name that fits none lists the nearest.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import textwrap
+from dataclasses import replace
+
+from edittools._errors import ToolError
+from edittools._workspace import Workspace
+from edittools.artifacts import TableArtifact, TablePayload, ToolResult
+from edittools.syntax._languages import language_of
+from edittools.syntax._symbols import SYMBOL_LANGUAGES, NoSymbols, Symbol, outline
+from edittools.syntax._trees import OutOfTime
+from edittools.tools._call import Call
+from edittools.tools._guard import read_existing
+from edittools.tools._params import EditSymbolParams, ReadParams, ReadSymbolParams, SymbolsParams
+from edittools.tools._replace import Placed, replace_placed
+from edittools.tools.read import read
+from sandbox import TextDocument, decode
+
+_KEYWORDS = re.compile(r"^(?:impl|fn|def|class|func|function|struct|trait|module|mod)\s+")
+_AT_LINE = re.compile(r"^(.*?):(\d+)$")
+
+
+def symbols(ws: Workspace, params: SymbolsParams, call: Call) -> ToolResult:
+    """The outline of `params.path`: each definition's lines, kind and dotted name."""
+    path = ws.sandbox.relpath(params.path)
+    before, _ = read_existing(ws, path)
+    document = decode(before)
+    found = _outline(path, document)
+    rows: list[list[object]] = [[s.first_line, s.last_line, s.kind, s.path] for s in found]
+    lines = [f"{s.first_line}-{s.last_line}\t{'  ' * s.depth}{s.kind} {s.path}" for s in found]
+    head = f"{path}: {len(found)} definitions (lines, kind, name)"
+    value = head + ("\n" + "\n".join(lines) if lines else "\n(none found)")
+    artifact = TableArtifact(
+        icon="list-tree",
+        title=f"{path} outline",
+        payload=TablePayload(columns=["first_line", "last_line", "kind", "symbol"], rows=rows),
+    )
+    return ToolResult(value=value, artifact=artifact)
+
+
+def read_symbol(ws: Workspace, params: ReadSymbolParams, call: Call) -> ToolResult:
+    """The numbered lines of one definition of `params.path`, recorded as a read of the file."""
+    path = ws.sandbox.relpath(params.path)
+    before, _ = read_existing(ws, path)
+    symbol = find(path, _outline(path, decode(before)), params.symbol)
+    window = ReadParams(
+        path=params.path,
+        offset=symbol.first_line,
+        limit=symbol.last_line - symbol.first_line + 1,
+    )
+    result = read(ws, window, call)
+    head = f"{symbol.kind} {symbol.path}, lines {symbol.first_line}-{symbol.last_line} of {path}:\n"
+    return result.model_copy(update={"value": head + result.value})
+
+
+def edit_symbol(ws: Workspace, params: EditSymbolParams, call: Call) -> ToolResult:
+    """Replace a definition of `params.path` (or its body), or put text before or after it."""
+    path = ws.sandbox.relpath(params.path)
+    what = {
+        "replace": "Replaced",
+        "body": "Replaced the body of",
+        "before": "Put text before",
+        "after": "Put text after",
+    }[params.where]
+
+    def locate(document: TextDocument) -> Placed:
+        symbol = find(path, _outline(path, document), params.symbol)
+        placed = _placed(document.text, symbol, params.new_text, params.where)
+        headline = f"{what} {symbol.kind} {symbol.path} in {path}"
+        return replace(placed, headline=headline)
+
+    return replace_placed(ws, call, path, locate, "new_text")
+
+
+def _outline(path: str, document: TextDocument) -> list[Symbol]:
+    language = language_of(path)
+    if language not in SYMBOL_LANGUAGES:
+        known = "Python, JavaScript, TypeScript, Go, Rust, Java, C, C++, Ruby and Bash"
+        raise ToolError(
+            "invalid_arguments",
+            f"{path}: definitions are found in {known} files, and this one is "
+            f"{'of no known language' if language is None else language}. Use read and edit.",
+        )
+    source = document.text.encode("utf-8", "surrogatepass")
+    try:
+        found = outline(str(language), source)
+    except (NoSymbols, OutOfTime) as exc:
+        raise ToolError(
+            "too_large" if isinstance(exc, OutOfTime) else "invalid_arguments",
+            f"{path} could not be parsed for its definitions"
+            + (" in time. Use read and edit." if isinstance(exc, OutOfTime) else "."),
+        ) from exc
+    if len(source) == len(document.text):
+        return found
+    return [_in_characters(symbol, source) for symbol in found]
+
+
+def _in_characters(symbol: Symbol, source: bytes) -> Symbol:
+    """`symbol` with its offsets counted in characters of the text, not bytes of its UTF-8."""
+
+    def chars(offset: int) -> int:
+        return len(source[:offset].decode("utf-8", "surrogatepass"))
+
+    body = None if symbol.body is None else (chars(symbol.body[0]), chars(symbol.body[1]))
+    return Symbol(
+        kind=symbol.kind,
+        name=symbol.name,
+        path=symbol.path,
+        start=chars(symbol.start),
+        end=chars(symbol.end),
+        first_line=symbol.first_line,
+        last_line=symbol.last_line,
+        body=body,
+        depth=symbol.depth,
+    )
+
+
+def find(path: str, found: list[Symbol], query: str) -> Symbol:
+    """The one definition `query` names: its dotted path, a unique last part of it, or either
+    with `:LINE`. Refuses a name that fits several (`ambiguous_match`) or none (`no_match`)."""
+    wanted = _KEYWORDS.sub("", query.strip()).replace("::", ".").replace("#", ".")
+    line = None
+    if at := _AT_LINE.match(wanted):
+        wanted, line = at.group(1), int(at.group(2))
+    exact = [s for s in found if s.path == wanted]
+    fits = exact or [s for s in found if s.path.endswith("." + wanted)]
+    if line is not None:
+        fits = [s for s in fits if s.first_line <= line <= s.last_line]
+    if len(fits) == 1:
+        return fits[0]
+    if fits:
+        places = ", ".join(f"{s.kind} {s.path} at lines {s.first_line}-{s.last_line}" for s in fits)
+        raise ToolError(
+            "ambiguous_match",
+            f"{query!r} names {len(fits)} definitions in {path}: {places}. Give the full "
+            f"dotted name, or NAME:LINE (e.g. {fits[0].path}:{fits[0].first_line}).",
+            {"candidates": [[s.path, s.first_line, s.last_line] for s in fits]},
+        )
+    names = sorted({s.path for s in found} | {s.name for s in found})
+    near = difflib.get_close_matches(wanted, names, n=5, cutoff=0.5)
+    hint = f" Nearest: {', '.join(near)}." if near else ""
+    raise ToolError(
+        "no_match",
+        f"{path} defines no {query!r}.{hint} The symbols tool lists every definition.",
+        {"nearest": near},
+    )
+
+
+def _placed(text: str, symbol: Symbol, new_text: str, where: str) -> Placed:
+    """Where `new_text` goes for `where` around or in `symbol`, indented to fit."""
+    line_start = text.rfind("\n", 0, symbol.start) + 1
+    alone = not text[line_start : symbol.start].strip()
+    indent = _indent(text, line_start)
+    lines = (symbol.first_line, symbol.last_line)
+    if where == "replace":
+        return Placed(symbol.start, symbol.end, _indented(new_text, indent, first=alone), lines)
+    if where == "body":
+        return _body(text, symbol, new_text, indent, lines)
+    end_of_line = text.find("\n", symbol.end)
+    if not alone or (end_of_line != -1 and text[symbol.end : end_of_line].strip()):
+        raise ToolError(
+            "invalid_arguments",
+            f"{symbol.path} shares its line with other code, so there is no line {where} it "
+            "to put text on. Use where='replace' with the text around it, or edit.",
+        )
+    gap = "\n" * (1 + _blank_lines_above(text, line_start))
+    piece = _indented(new_text, indent)
+    if where == "before":
+        return Placed(line_start, line_start, piece + gap, lines)
+    if end_of_line == -1:  # the definition ends the file, with no newline
+        return Placed(len(text), len(text), gap + piece, lines)
+    return Placed(end_of_line + 1, end_of_line + 1, gap[1:] + piece + "\n", lines)
+
+
+def _body(text: str, symbol: Symbol, new_text: str, indent: str, lines: tuple[int, int]) -> Placed:
+    if symbol.body is None:
+        raise ToolError(
+            "invalid_arguments",
+            f"{symbol.kind} {symbol.path} has no body to replace. Use where='replace'.",
+        )
+    start, end = symbol.body
+    braced = text[start : start + 1] == "{" and text[end - 1 : end] == "}"
+    if braced:
+        start, end = start + 1, end - 1
+    inner = text[start:end]
+    first_inner = next((ln for ln in inner.split("\n") if ln.strip()), "")
+    own_line = (
+        "\n" in text[text.rfind("\n", 0, start) + 1 : start]
+        or not text[text.rfind("\n", 0, start) + 1 : start].strip()
+    )
+    unit = _indent_unit(text)
+    body_indent = (
+        first_inner[: len(first_inner) - len(first_inner.lstrip())]
+        if "\n" in inner or own_line
+        else ""
+    ) or indent + unit
+    piece = _indented(new_text, body_indent)
+    if braced:
+        closing = text.rfind("\n", 0, end)
+        if closing >= start and not text[closing + 1 : end].strip():  # `}` on its own line
+            opening = text.find("\n", start)
+            return Placed(opening + 1, closing + 1, piece + "\n", lines)
+        return Placed(start, end, "\n" + piece + "\n" + indent, lines)
+    line_start = text.rfind("\n", 0, start) + 1
+    if not text[line_start:start].strip():  # a block on lines of its own
+        return Placed(line_start, end, piece, lines)
+    header_end = line_start + len(text[line_start:start].rstrip())  # `def f(): pass`
+    return Placed(header_end, end, "\n" + piece, lines)
+
+
+def _indent(text: str, line_start: int) -> str:
+    line = text[line_start : text.find("\n", line_start) if "\n" in text[line_start:] else None]
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _indent_unit(text: str) -> str:
+    """One level of indentation as the file writes it: a tab, or its first indent's spaces."""
+    for line in text.split("\n", 2000):
+        stripped = line.lstrip(" \t")
+        if stripped and stripped != line:
+            lead = line[: len(line) - len(stripped)]
+            return "\t" if lead.startswith("\t") else " " * max(2, min(len(lead), 8))
+    return "    "
+
+
+def _indented(new_text: str, indent: str, *, first: bool = True) -> str:
+    """`new_text` without its own common indentation and outer blank lines, each line then
+    indented by `indent` (but the first, unless `first`)."""
+    body = textwrap.dedent(new_text.replace("\r\n", "\n")).strip("\n")
+    out = []
+    for k, line in enumerate(body.split("\n")):
+        out.append(line if not line.strip() or (k == 0 and not first) else indent + line)
+    return "\n".join(out)
+
+
+def _blank_lines_above(text: str, line_start: int) -> int:
+    count, at = 0, line_start
+    while at > 0:
+        previous = text.rfind("\n", 0, at - 1) + 1
+        if text[previous : at - 1].strip():
+            break
+        count, at = count + 1, previous
+    return min(count, 2) if at > 0 else 0
