@@ -28,6 +28,7 @@ from edittools.diff import _files as diff_files
 from edittools.syntax import _trees as trees
 from edittools.syntax._errors import faults
 from edittools.syntax._languages import grammar
+from edittools.syntax._symbols import SYMBOL_LANGUAGES, outline
 from sandbox import Digester
 from sandbox._digest import PendingDigest
 
@@ -244,8 +245,36 @@ def mapped_diff_input_truncated() -> None:
             assert len(bytes(data[-4096:])) == 4096
 
 
+_SYMBOL_PIECES = st.sampled_from(
+    [b"def f():\n", b"class C:\n", b"    ", b"@d\n", b"# c\n", b"fn g() {", b"}", b"impl T {",
+     b"func (p *P) M() {", b"function h() {", b"int k(void) {", b"struct S {", b"module M\n",
+     b"end\n", b"x() {", b"\n", b"\xc3\xa9", b"\xff", b"\x00", b"(", b")", b"'", b"::"]
+)  # fmt: skip
+
+
+@_SETTINGS
+@given(
+    source=st.lists(_SYMBOL_PIECES, max_size=200).map(b"".join) | st.binary(max_size=2000),
+    language=st.sampled_from(sorted(SYMBOL_LANGUAGES)),
+)
+def tree_sitter_symbols(source: bytes, language: str) -> None:
+    """The definitions found in any bytes, in any language with symbols: spans inside the source
+    and in order, names cut from it, and the tree walked after the source it was read from is
+    collected (nothing read back through the binding)."""
+    found = outline(language, source)
+    gc.collect()
+    text = source.decode("utf-8", "replace")
+    for symbol in found:
+        assert 0 <= symbol.start <= symbol.end <= len(source)
+        assert 1 <= symbol.first_line <= symbol.last_line + 1
+        assert symbol.path.endswith(symbol.name)
+        for part in symbol.path.split("."):
+            assert part.replace("\ufffd", "") in text.replace("::", ".") or not part
+
+
 PROPERTIES = [
     "tree_sitter_parse_from_chunks",
+    "tree_sitter_symbols",
     "tree_sitter_incremental",
     "tree_sitter_halted",
     "stringzilla_find_count",

@@ -92,6 +92,12 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         help=f"largest image sent to the model, in bytes (default: {MAX_BYTES})",
     )
     parser.add_argument("--state-dir", default=None, metavar="DIR", help=STATE_DIR_HELP)
+    parser.add_argument(
+        "--structure",
+        action="store_true",
+        help="also offer the tools by structure and anchor (symbols, read_symbol, edit_symbol, "
+        "edit_lines; our surface only)",
+    )
     http = parser.add_argument_group("HTTP (instead of standard input and output)")
     http.add_argument(
         "--http",
@@ -151,6 +157,8 @@ def serve_command(
         token = read_token(args.token_file) if args.token_file else None
         if args.http is not None:
             parse_address(args.http)
+        if args.structure and args.surface != "edittools":
+            raise ValueError(f"--structure adds our own tools: not on --surface {args.surface}")
     except ValueError as exc:
         parser.error(str(exc))
     try:
@@ -166,6 +174,7 @@ def serve_command(
             listen=args.http or "127.0.0.1:8000",
             token=token,
             allow_origins=args.allow_origin,
+            structure=args.structure,
         )
     except SandboxError as exc:  # the root cannot be opened: say so, without a traceback
         parser.exit(2, f"{parser.prog}: error: {exc.message}\n")

@@ -40,7 +40,7 @@ from edittools.mcp_server._card import (
 from edittools.mcp_server._http import new_token, parse_address, run_http
 from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_model
 from edittools.mcp_server._results import BLOB_URI
-from edittools.mcp_server._surfaces import review_tools, surface_tools
+from edittools.mcp_server._surfaces import review_tools, structure_tools, surface_tools
 from edittools.mcp_server._tool import SurfaceTool
 from edittools.mcp_server._wire import ScreenedLines
 from edittools.tools import Progress, image_mime
@@ -89,6 +89,7 @@ def build_server(
     inline_texts: bool = False,
     image_limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
     in_flight: InFlight | None = None,
+    structure: bool = False,
 ) -> Server[Any]:
     """An MCP server exposing `session`'s tools under surface `surface`'s names and parameters.
 
@@ -99,11 +100,17 @@ def build_server(
     so the event loop still reads `notifications/cancelled`: a cancel that arrives before the
     change is committed stops it (nothing is written; `Session.cancellable`). `in_flight`
     counts the calls being answered; once it is draining, new calls are refused as `busy`.
+    `structure` adds the tools by structure and anchor (`STRUCTURE_TOOLS`) to our surface;
+    ValueError on another surface, whose agents know no such tools.
     """
     # Why reads stay on the event loop: a hop to a worker thread and back cost 0.06 ms idle and
     # 0.15-0.2 ms on a busy machine per call (two wake-ups), a third of a small read, and a read
     # has nothing to stop. A change costs milliseconds (its syncs), and needs the loop free.
     tools = {tool.name: tool for tool in surface_tools(surface)}
+    if structure:
+        if surface != "edittools":
+            raise ValueError(f"the tools by structure and anchor are ours: not on {surface!r}")
+        tools |= {tool.name: tool for tool in structure_tools()}
     in_flight = in_flight or InFlight()
     definitions = [tool_definition(tool) for tool in tools.values()]
     # Clients that show MCP Apps get the change card on every changing tool, and the review
@@ -291,6 +298,7 @@ def serve(
     listen: str = "127.0.0.1:8000",
     token: str | None = None,
     allow_origins: Sequence[str] = (),
+    structure: bool = False,
 ) -> None:
     """Serve the tools over `root` until the client disconnects (stdio) or the server is
     stopped by SIGINT or SIGTERM (http), blocking.
@@ -300,7 +308,7 @@ def serve(
     which `syntax_check` (the policy for changes that break a file's syntax) and
     `allow_git_writes` (lifting the rule refusing writes under `.git/`) may also be given alone;
     `inline_texts` and `image_limits` are `build_server`'s; `state_dir` overrides where the
-    root's state is kept (see `Session`).
+    root's state is kept (see `Session`); `structure` adds the tools by structure and anchor.
 
     Over `transport="http"` the server listens at `listen` (`[HOST:]PORT`) for any number of
     clients at once, one session state for all, each client its own actor. Every request must
@@ -314,6 +322,8 @@ def serve(
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of: {', '.join(TRANSPORTS)}")
     surface_tools(surface)  # refuse an unknown surface before taking over stdio
+    if structure and surface != "edittools":
+        raise ValueError(f"the tools by structure and anchor are ours: not on {surface!r}")
     options = options or SessionOptions()
     if syntax_check is not None:
         options = replace(options, syntax_check=syntax_check)  # type: ignore[arg-type]
@@ -336,6 +346,7 @@ def serve(
             inline_texts=inline_texts,
             image_limits=image_limits,
             in_flight=in_flight,
+            structure=structure,
         )
         if transport == "http":
             run_http(server, in_flight, address=address, token=token, allow_origins=allow_origins)

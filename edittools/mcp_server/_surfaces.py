@@ -43,6 +43,10 @@ _TITLES = {
     "undo": "Undo the last change to a file",
     "changes": "Net changes since a checkpoint",
     "reject": "Take back one hunk of a change",
+    "symbols": "List a file's definitions",
+    "read_symbol": "Read one definition",
+    "edit_symbol": "Change one definition",
+    "edit_lines": "Replace lines between anchors",
 }
 
 
@@ -57,6 +61,20 @@ def review_tools() -> list[SurfaceTool]:
     """`changes` and `reject`: the net diff since a checkpoint and taking one hunk of it back,
     offered to clients that show the change card (its review calls them)."""
     return [_catalogue_tool(OPERATIONS["changes"]), _catalogue_tool(OPERATIONS["reject"])]
+
+
+STRUCTURE_TOOLS = ("symbols", "read_symbol", "edit_symbol", "edit_lines")
+"""The tools by structure and by anchor, which our surface offers on request (`serve
+--structure`): each costs a model's context in every `tools/list`."""
+
+
+def structure_tools() -> list[SurfaceTool]:
+    """The tools by structure and anchor (`STRUCTURE_TOOLS`), in our surface's words."""
+    words = WORDINGS["edittools"]
+    return [
+        replace(tool, call=_worded(words, tool.call))
+        for tool in (_catalogue_tool(OPERATIONS[name]) for name in STRUCTURE_TOOLS)
+    ]
 
 
 def _catalogue_tool(spec: ToolSpec) -> SurfaceTool:

@@ -1,0 +1,232 @@
+"""Tools by structure: symbols, read_symbol and edit_symbol on real files of every language with
+definitions, through a Session on a real directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from edittools import Session
+
+PY = '''import os
+
+
+# The parser.
+class Parser:
+    """Parses."""
+
+    @staticmethod
+    def parse(text):
+        return text.split()
+
+    def count(self, text):
+        return len(self.parse(text))
+
+
+def parse(text):
+    return [text]
+'''
+
+SAMPLES = {
+    "a.js": (
+        "/** Greets. */\nexport function greet(name) {\n  return 'hi ' + name;\n}\n\n"
+        "class Box {\n  open() {\n    return 1;\n  }\n}\n\nconst twice = (x) => x * 2;\n",
+        ["greet", "Box", "Box.open", "twice"],
+    ),
+    "a.ts": (
+        "interface Shape {\n  area(): number;\n}\n\nexport class Square {\n"
+        "  area(): number {\n    return 4;\n  }\n}\n\ntype Id = string;\n",
+        ["Shape", "Square", "Square.area", "Id"],
+    ),
+    "a.go": (
+        "package main\n\n// Point is.\ntype Point struct{}\n\n"
+        "func (p *Point) Norm() int {\n\treturn 0\n}\n\nfunc main() {}\n",
+        ["Point", "Point.Norm", "main"],
+    ),
+    "a.rs": (
+        "/// A point.\n#[derive(Debug)]\nstruct Point { x: i32 }\n\nimpl Point {\n"
+        "    fn norm(&self) -> i32 {\n        self.x\n    }\n}\n\nfn main() {}\n",
+        ["Point", "Point.norm", "main"],
+    ),
+    "A.java": (
+        "class A {\n  /** Doc. */\n  @Override\n  public int run(int x) {\n    return x;\n  }\n"
+        "  A() {}\n}\n",
+        ["A", "A.run", "A.A"],
+    ),
+    "a.c": (
+        "/* adds */\nint add(int a, int b) {\n  return a + b;\n}\n\nstruct point { int x; };\n",
+        ["add", "point"],
+    ),
+    "a.cpp": (
+        "namespace geo {\nclass Box {\n public:\n  int size() { return 1; }\n};\n"
+        "int Box::area() { return 2; }\n}\n",
+        ["geo", "geo.Box", "geo.Box.size", "geo.Box.area"],
+    ),
+    "a.rb": (
+        "# A parser.\nclass Parser\n  def parse(x)\n    x\n  end\nend\n\nmodule Util\nend\n",
+        ["Parser", "Parser.parse", "Util"],
+    ),
+    "a.sh": ("# Greets.\ngreet() {\n  echo hi\n}\n", ["greet"]),
+}
+
+
+@pytest.fixture
+def py(root: Path, session: Session) -> Session:
+    (root / "p.py").write_text(PY)
+    return session
+
+
+def test_the_outline_lists_kind_dotted_name_and_lines(py: Session) -> None:
+    result = py.symbols("p.py")
+    assert not result.is_error, result.value
+    rows = result.artifact.payload.rows  # type: ignore[union-attr]
+    assert rows == [
+        [4, 13, "class", "Parser"],  # the comment directly above belongs to it
+        [8, 10, "method", "Parser.parse"],  # with its decorator
+        [12, 13, "method", "Parser.count"],
+        [16, 17, "function", "parse"],
+    ]
+    assert "8-10\t  method Parser.parse" in result.value
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_every_language_with_definitions_has_its_outline(
+    root: Path, session: Session, name: str
+) -> None:
+    text, paths = SAMPLES[name]
+    (root / name).write_text(text)
+    result = session.symbols(name)
+    assert not result.is_error, result.value
+    assert [row[3] for row in result.artifact.payload.rows] == paths  # type: ignore[union-attr]
+
+
+def test_read_symbol_shows_the_definition_and_counts_as_a_read(py: Session, root: Path) -> None:
+    shown = py.read_symbol("p.py", "Parser.parse")
+    assert not shown.is_error, shown.value
+    assert shown.value.startswith("method Parser.parse, lines 8-10 of p.py:\n")
+    assert "     8\t    @staticmethod\n     9\t    def parse(text):" in shown.value
+    edit = py.edit("p.py", "return text.split()", "return text.split(',')")
+    assert not edit.is_error, edit.value  # the symbol's read was a read of the file
+
+
+def test_a_unique_last_part_names_it_and_an_ambiguous_one_is_refused(py: Session) -> None:
+    assert py.read_symbol("p.py", "count").value.startswith("method Parser.count")
+    ambiguous = py.read_symbol("p.py", "parse")  # the function is `parse` exactly
+    assert ambiguous.value.startswith("function parse")
+    refused = py.edit_symbol("p.py", "Parser.parse:1", "x")  # no such line in it
+    assert refused.is_error and "no_match" in refused.value
+
+
+def test_two_definitions_of_one_name_are_refused_with_each_ones_lines(
+    root: Path, session: Session
+) -> None:
+    source = "def f():\n    return 1\n\n\ndef f():\n    return 2\n"
+    (root / "twice.py").write_text(source)
+    session.read("twice.py")
+    refused = session.edit_symbol("twice.py", "f", "def f():\n    return 3")
+    assert refused.is_error and "ambiguous_match" in refused.value
+    assert "lines 1-2" in refused.value and "lines 5-6" in refused.value
+    assert (root / "twice.py").read_text() == source
+    picked = session.edit_symbol("twice.py", "f:5", "def f():\n    return 3")
+    assert not picked.is_error, picked.value
+    assert (root / "twice.py").read_text() == source.replace("return 2", "return 3")
+
+
+def test_a_missing_symbol_lists_the_nearest_names(py: Session, root: Path) -> None:
+    py.read("p.py")
+    refused = py.edit_symbol("p.py", "Parser.parsee", "x")
+    assert refused.is_error and "no_match" in refused.value
+    assert "Nearest: Parser.parse" in refused.value
+    assert (root / "p.py").read_text() == PY
+
+
+def test_replace_takes_the_definitions_indentation_and_its_decorator(
+    py: Session, root: Path
+) -> None:
+    py.read("p.py")
+    new = "@classmethod\ndef parse(cls, text):\n    return text.split()\n"
+    result = py.edit_symbol("p.py", "Parser.parse", new)
+    assert not result.is_error, result.value
+    want = PY.replace(
+        "    @staticmethod\n    def parse(text):",
+        "    @classmethod\n    def parse(cls, text):",
+    )
+    assert (root / "p.py").read_text() == want
+    assert result.artifact.payload.stats.added == 2  # type: ignore[union-attr]
+
+
+def test_body_before_and_after(py: Session, root: Path) -> None:
+    py.read("p.py")
+    assert not py.edit_symbol("p.py", "Parser.count", "return 0", where="body").is_error
+    assert not py.edit_symbol("p.py", "parse", "def first():\n    pass", where="before").is_error
+    assert not py.edit_symbol("p.py", "parse", "def last():\n    pass", where="after").is_error
+    want = PY.replace("        return len(self.parse(text))", "        return 0")
+    want = want.replace("\n\ndef parse(text):", "\n\ndef first():\n    pass\n\n\ndef parse(text):")
+    want += "\n\ndef last():\n    pass\n"
+    assert (root / "p.py").read_text() == want
+
+
+def test_braces_body_and_tabs_in_go(root: Path, session: Session) -> None:
+    text, _ = SAMPLES["a.go"]
+    (root / "a.go").write_text(text)
+    session.read("a.go")
+    result = session.edit_symbol("a.go", "Point.Norm", "x := 1\nreturn x", where="body")
+    assert not result.is_error, result.value
+    assert (root / "a.go").read_text() == text.replace("\treturn 0\n", "\tx := 1\n\treturn x\n")
+    one_line = session.edit_symbol("a.go", "main", "run()", where="body")
+    assert not one_line.is_error, one_line.value
+    assert (root / "a.go").read_text().endswith("func main() {\n\trun()\n}\n")
+
+
+def test_crlf_and_utf16_files_keep_their_newlines_and_encoding(
+    root: Path, session: Session
+) -> None:
+    source = PY.replace("\n", "\r\n")
+    (root / "w.py").write_bytes(source.encode("utf-16"))
+    session.read("w.py")
+    result = session.edit_symbol("w.py", "Parser.count", "return -1", where="body")
+    assert not result.is_error, result.value
+    data = (root / "w.py").read_bytes()
+    assert data.startswith(b"\xff\xfe")
+    want = source.replace("        return len(self.parse(text))", "        return -1")
+    assert data.decode("utf-16") == want
+
+
+def test_an_edit_needs_a_read_and_can_be_undone_and_dry_run(py: Session, root: Path) -> None:
+    unread = py.edit_symbol("p.py", "parse", "def parse(text):\n    return []")
+    assert unread.is_error and "not_read" in unread.value
+    py.read("p.py")
+    dry = py.call(
+        "edit_symbol",
+        {"path": "p.py", "symbol": "parse", "new_text": "def parse(t):\n    return []"},
+        dry_run=True,
+    )
+    assert not dry.is_error and (root / "p.py").read_text() == PY
+    assert not py.edit_symbol("p.py", "parse", "def parse(t):\n    return []").is_error
+    assert (root / "p.py").read_text() != PY
+    assert not py.undo("p.py").is_error
+    assert (root / "p.py").read_text() == PY
+
+
+def test_a_change_elsewhere_since_the_read_is_merged_one_touching_it_refused(
+    py: Session, root: Path
+) -> None:
+    py.read("p.py")
+    (root / "p.py").write_text("import sys\n" + PY)  # a line added at the top, outside
+    made = py.edit_symbol("p.py", "parse", "def parse(text):\n    return []")
+    assert not made.is_error, made.value
+    assert (root / "p.py").read_text().startswith("import sys\nimport os\n")
+    assert (root / "p.py").read_text().endswith("def parse(text):\n    return []\n")
+    py.read("p.py")
+    now = (root / "p.py").read_text()
+    (root / "p.py").write_text(now.replace("return len(self.parse(text))", "return 1"))
+    refused = py.edit_symbol("p.py", "Parser.count", "return 2", where="body")
+    assert refused.is_error and "stale_read" in refused.value
+
+
+def test_a_file_of_no_known_language_is_refused_clearly(root: Path, session: Session) -> None:
+    (root / "notes.txt").write_text("hello\n")
+    refused = session.symbols("notes.txt")
+    assert refused.is_error and "invalid_arguments" in refused.value
+    assert "Use read and edit" in refused.value
