@@ -325,9 +325,10 @@ class Session:
         return list(TOOLS)
 
     @staticmethod
-    def tool_definitions(style: str = "openai") -> list[dict[str, Any]]:
-        """Function-calling definitions of the tools: `openai` or `anthropic` style."""
-        return definitions(style)
+    def tool_definitions(style: str = "openai", *, structure: bool = False) -> list[dict[str, Any]]:
+        """Function-calling definitions of the tools: `openai` or `anthropic` style; with
+        `structure`, also symbols, read_symbol, edit_symbol and edit_lines."""
+        return definitions(style, structure=structure)
 
     def watch(self, **options: Any) -> ExternalWatcher:
         """Start reporting changes made outside the tools as `external` stream events.

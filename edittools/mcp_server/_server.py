@@ -100,7 +100,7 @@ def build_server(
     so the event loop still reads `notifications/cancelled`: a cancel that arrives before the
     change is committed stops it (nothing is written; `Session.cancellable`). `in_flight`
     counts the calls being answered; once it is draining, new calls are refused as `busy`.
-    `structure` adds the tools by structure and anchor (`STRUCTURE_TOOLS`) to our surface;
+    `structure` adds the tools by structure and anchor (`tools.STRUCTURE`) to our surface;
     ValueError on another surface, whose agents know no such tools.
     """
     # Why reads stay on the event loop: a hop to a worker thread and back cost 0.06 ms idle and

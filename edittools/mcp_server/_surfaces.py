@@ -30,7 +30,7 @@ from edittools.mcp_server import _wording as wording
 from edittools.mcp_server._text_editor import text_editor_tool
 from edittools.mcp_server._tool import Call, SurfaceTool, like, schema_of, validated
 from edittools.mcp_server._wording import Wording
-from edittools.tools import OPERATIONS, PATH_HELP, TOOLS, ToolParams, ToolSpec
+from edittools.tools import OPERATIONS, PATH_HELP, STRUCTURE, TOOLS, ToolParams, ToolSpec
 
 # The default surface: the catalogue as it is.
 
@@ -63,17 +63,13 @@ def review_tools() -> list[SurfaceTool]:
     return [_catalogue_tool(OPERATIONS["changes"]), _catalogue_tool(OPERATIONS["reject"])]
 
 
-STRUCTURE_TOOLS = ("symbols", "read_symbol", "edit_symbol", "edit_lines")
-"""The tools by structure and by anchor, which our surface offers on request (`serve
---structure`): each costs a model's context in every `tools/list`."""
-
-
 def structure_tools() -> list[SurfaceTool]:
-    """The tools by structure and anchor (`STRUCTURE_TOOLS`), in our surface's words."""
+    """The tools by structure and anchor (`tools.STRUCTURE`), in our surface's words: offered on
+    request (`serve --structure`), since each costs a model's context in every `tools/list`."""
     words = WORDINGS["edittools"]
     return [
         replace(tool, call=_worded(words, tool.call))
-        for tool in (_catalogue_tool(OPERATIONS[name]) for name in STRUCTURE_TOOLS)
+        for tool in (_catalogue_tool(OPERATIONS[name]) for name in STRUCTURE)
     ]
 
 

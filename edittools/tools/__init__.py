@@ -11,7 +11,14 @@ passes over large files have gone.
 """
 
 from edittools.tools._call import Progress
-from edittools.tools._catalog import OPERATIONS, TOOLS, ToolSpec, definitions, input_schema
+from edittools.tools._catalog import (
+    OPERATIONS,
+    STRUCTURE,
+    TOOLS,
+    ToolSpec,
+    definitions,
+    input_schema,
+)
 from edittools.tools._params import PATH_HELP, ToolParams
 from edittools.tools._runner import run_tool
 from edittools.tools.read import image_mime, shown_window
@@ -19,6 +26,7 @@ from edittools.tools.read import image_mime, shown_window
 __all__ = [
     "OPERATIONS",
     "PATH_HELP",
+    "STRUCTURE",
     "TOOLS",
     "Progress",
     "ToolParams",

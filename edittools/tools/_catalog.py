@@ -232,11 +232,16 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
     return {key: _inline(value, defs) for key, value in node.items()}
 
 
-def definitions(style: str = "openai") -> list[dict[str, Any]]:
+STRUCTURE = ("symbols", "read_symbol", "edit_symbol", "edit_lines")
+"""The tools by structure and by anchor: offered on request (each costs a model's context)."""
+
+
+def definitions(style: str = "openai", *, structure: bool = False) -> list[dict[str, Any]]:
     """The tools as function-calling definitions: `openai` (`function` objects) or `anthropic`
-    (`input_schema` objects)."""
+    (`input_schema` objects); with `structure`, the tools by structure and anchor too."""
     out = []
-    for spec in TOOLS.values():
+    specs = [*TOOLS.values(), *(OPERATIONS[name] for name in STRUCTURE if structure)]
+    for spec in specs:
         schema = input_schema(spec.params)
         if style == "openai":
             out.append(

@@ -69,3 +69,21 @@ def test_an_unknown_style_is_refused() -> None:
 
 def test_tool_names_match_the_definitions() -> None:
     assert Session.tool_names() == NAMES
+
+
+@pytest.mark.parametrize("style", ["openai", "anthropic"])
+def test_the_tools_by_structure_and_anchor_come_on_request(style: str) -> None:
+    extra = ["symbols", "read_symbol", "edit_symbol", "edit_lines"]
+    definitions = Session.tool_definitions(style, structure=True)
+    names = [d["name"] if style == "anthropic" else d["function"]["name"] for d in definitions]
+    assert names == NAMES + extra
+    by_name = dict(zip(names, definitions, strict=True))
+    edit_symbol = by_name["edit_symbol"]
+    schema = (
+        edit_symbol["input_schema"]
+        if style == "anthropic"
+        else edit_symbol["function"]["parameters"]
+    )
+    assert schema["properties"]["where"]["enum"] == ["replace", "body", "before", "after"]
+    assert "$ref" not in str(definitions)
+    assert sorted(schema["required"]) == ["new_text", "path", "symbol"]
