@@ -1,4 +1,5 @@
-"""Commands that run the tools from a shell: read, write, edit, apply-patch, undo, log, serve.
+"""Commands that run the tools from a shell: read, symbols, read-symbol, write, edit,
+edit-symbol, edit-lines, apply-patch, undo, log, blame, serve.
 
 Every command that takes `--root` also takes `--state-dir` (where that root's state is kept).
 """
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 _RAW = argparse.RawDescriptionHelpFormatter
 _GIT_HELP = "let the tools write under .git/ (refused by default: git runs hooks and config)"
 _SYNTAX_HELP = "a change that breaks a file's syntax: warn (default), refuse it, or off"
+_NEW_TEXT_HELP = "the new text (default: standard input)"
 
 
 def register(sub: Any) -> None:
@@ -28,6 +30,18 @@ def register(sub: Any) -> None:
     p.add_argument("path")
     p.add_argument("--offset", type=int, default=1, help="first line to show (1-based)")
     p.add_argument("--limit", type=int, default=2000, help="number of lines to show")
+    p.add_argument(
+        "--anchors",
+        action="store_true",
+        help="tag each line with an anchor (12#a3f|text) for edit-lines",
+    )
+
+    p = _tool_parser(sub, "symbols", cmd_symbols, "list a file's definitions with their lines")
+    p.add_argument("path")
+
+    p = _tool_parser(sub, "read-symbol", cmd_read_symbol, "print one definition's lines numbered")
+    p.add_argument("path")
+    p.add_argument("symbol", help="its dotted name (Class.method), last part, or NAME:LINE")
 
     p = _tool_parser(sub, "write", cmd_write, "create or replace a file", changes=True)
     p.add_argument("path")
@@ -43,6 +57,27 @@ def register(sub: Any) -> None:
     p.add_argument("old_string")
     p.add_argument("new_string")
     p.add_argument("--replace-all", action="store_true", help="replace every occurrence")
+
+    p = _tool_parser(
+        sub, "edit-symbol", cmd_edit_symbol, "replace a definition or add text by it", changes=True
+    )
+    p.add_argument("path")
+    p.add_argument("symbol", help="its dotted name (Class.method), last part, or NAME:LINE")
+    p.add_argument("new_text", nargs="?", help=_NEW_TEXT_HELP)
+    p.add_argument(
+        "--where",
+        choices=("replace", "body", "before", "after"),
+        default="replace",
+        help="replace the definition (default) or its body, or put the text before or after it",
+    )
+
+    p = _tool_parser(
+        sub, "edit-lines", cmd_edit_lines, "replace the lines between two anchors", changes=True
+    )
+    p.add_argument("path")
+    p.add_argument("start", help="the first line's anchor, as read --anchors shows it (12#a3f)")
+    p.add_argument("end", help="the last line's anchor")
+    p.add_argument("new_text", nargs="?", help=_NEW_TEXT_HELP)
 
     p = _tool_parser(
         sub, "apply-patch", cmd_apply_patch, "apply a unified diff or patch", changes=True
@@ -152,8 +187,11 @@ def _show(args: argparse.Namespace, result: ToolResult) -> None:
     if args.json:
         print_json(result.model_dump(mode="json", by_alias=True))
     elif isinstance(result.artifact, DiffArtifact | ChangesetArtifact) and not result.is_error:
+        # The headline (with what the tool noted, e.g. that anchored lines had moved), under
+        # the dry-run marker when there is one; the rendered diff shows the rest.
+        lines = result.value.splitlines()
         out = console()
-        out.print(result.value.splitlines()[0], markup=False)
+        out.print("\n".join(lines[: 2 if lines[0].startswith("[dry run:") else 1]), markup=False)
         render_result(result, out)
     else:
         sys.stdout.write(result.value + "\n")
@@ -174,7 +212,26 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     example: edittools read --root . src/app.py --offset 100 --limit 20
     """
-    return _run(args, "read", {"path": args.path, "offset": args.offset, "limit": args.limit})
+    arguments: dict[str, Any] = {"path": args.path, "offset": args.offset, "limit": args.limit}
+    if args.anchors:
+        arguments["anchors"] = True
+    return _run(args, "read", arguments)
+
+
+def cmd_symbols(args: argparse.Namespace) -> int:
+    """Print the definitions of a source file: the lines, kind and dotted name of each.
+
+    example: edittools symbols --root . src/app.py
+    """
+    return _run(args, "symbols", {"path": args.path})
+
+
+def cmd_read_symbol(args: argparse.Namespace) -> int:
+    """Print one definition of a source file as numbered lines, named as symbols lists it.
+
+    example: edittools read-symbol --root . src/app.py Greeter.greet
+    """
+    return _run(args, "read_symbol", {"path": args.path, "symbol": args.symbol})
 
 
 def cmd_write(args: argparse.Namespace) -> int:
@@ -209,6 +266,53 @@ def cmd_edit(args: argparse.Namespace) -> int:
         "replace_all": args.replace_all,
     }
     return _run(args, "edit", arguments)
+
+
+def cmd_edit_symbol(args: argparse.Namespace) -> int:
+    """Replace a definition (or with --where body, its body), or put text before or after it
+    (text from the argument or standard input); shows the diff. The text takes the
+    definition's indentation.
+
+    example: edittools edit-symbol --root . src/app.py Greeter.greet < greet.py
+    example: edittools edit-symbol --root . src/app.py main 'def helper(): ...' --where before
+    """
+    arguments = {
+        "path": args.path,
+        "symbol": args.symbol,
+        "new_text": _new_text(args),
+        "where": args.where,
+    }
+    return _run(args, "edit_symbol", arguments)
+
+
+def cmd_edit_lines(args: argparse.Namespace) -> int:
+    """Replace the lines from anchor START to anchor END, both as `read --anchors` shows them
+    (text from the argument or standard input); shows the diff. Lines that changed since they
+    were read are refused.
+
+    example: edittools edit-lines --root . src/app.py 12#a3f 14#0c1 '    return 0'
+    """
+    arguments = {
+        "path": args.path,
+        "start": args.start,
+        "end": args.end,
+        "new_text": _new_text(args),
+    }
+    return _run(args, "edit_lines", arguments)
+
+
+def _new_text(args: argparse.Namespace) -> str:
+    """The new_text argument, else standard input; an empty input is refused (an
+    accidental `< /dev/null` must not remove lines), an empty argument is a choice."""
+    if args.new_text is not None:
+        return str(args.new_text)
+    text = _text(sys.stdin.buffer.read(), "standard input")
+    if not text:
+        raise ValueError(
+            "Standard input was empty, which would remove the lines; "
+            "pass '' as the new_text argument if that is what you want."
+        )
+    return text
 
 
 def cmd_apply_patch(args: argparse.Namespace) -> int:
