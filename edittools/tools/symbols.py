@@ -62,7 +62,8 @@ def read_symbol(ws: Workspace, params: ReadSymbolParams, call: Call) -> ToolResu
     )
     result = read(ws, window, call)
     head = f"{symbol.kind} {symbol.path}, lines {symbol.first_line}-{symbol.last_line} of {path}:\n"
-    return result.model_copy(update={"value": head + result.value})
+    body = result.value.split("\n\n[Showing lines ", 1)[0]  # the window is the definition
+    return result.model_copy(update={"value": head + body})
 
 
 def edit_symbol(ws: Workspace, params: EditSymbolParams, call: Call) -> ToolResult:
@@ -164,6 +165,8 @@ def _placed(text: str, symbol: Symbol, new_text: str, where: str) -> Placed:
     alone = not text[line_start : symbol.start].strip()
     indent = _indent(text, line_start)
     lines = (symbol.first_line, symbol.last_line)
+    if where == "replace" and not new_text.strip() and alone:
+        return _removed(text, symbol, line_start, lines)
     if where == "replace":
         return Placed(symbol.start, symbol.end, _indented(new_text, indent, first=alone), lines)
     if where == "body":
@@ -182,6 +185,22 @@ def _placed(text: str, symbol: Symbol, new_text: str, where: str) -> Placed:
     if end_of_line == -1:  # the definition ends the file, with no newline
         return Placed(len(text), len(text), gap + piece, lines)
     return Placed(end_of_line + 1, end_of_line + 1, gap[1:] + piece + "\n", lines)
+
+
+def _removed(text: str, symbol: Symbol, line_start: int, lines: tuple[int, int]) -> Placed:
+    """The definition's lines taken out whole, with the blank lines that set it apart above it
+    (those below it then set apart what follows)."""
+    end = text.find("\n", symbol.end)
+    end = len(text) if end == -1 else end + 1
+    start = line_start
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if text[previous : start - 1].strip():
+            break
+        start = previous
+    if end == len(text) and start > 0:  # the last definition: the file still ends with a newline
+        start, end = start - 1, len(text) - (1 if text.endswith("\n") else 0)
+    return Placed(start, end, "", lines)
 
 
 def _body(text: str, symbol: Symbol, new_text: str, indent: str, lines: tuple[int, int]) -> Placed:

@@ -230,3 +230,20 @@ def test_a_file_of_no_known_language_is_refused_clearly(root: Path, session: Ses
     refused = session.symbols("notes.txt")
     assert refused.is_error and "invalid_arguments" in refused.value
     assert "Use read and edit" in refused.value
+
+
+def test_replacing_with_nothing_takes_the_lines_out_with_their_gap(py: Session, root: Path) -> None:
+    py.read("p.py")
+    assert not py.edit_symbol("p.py", "Parser.parse", "").is_error
+    without = PY.replace(
+        '    """Parses."""\n\n    @staticmethod\n    def parse(text):\n        return text.split()\n',
+        '    """Parses."""\n',
+    )
+    assert (root / "p.py").read_text() == without
+    assert not py.edit_symbol("p.py", "parse", "").is_error  # the last one: the file still ends
+    assert (root / "p.py").read_text() == without.split("\n\n\ndef parse")[0] + "\n"
+
+
+def test_read_symbol_has_no_footer_about_reading_more(py: Session) -> None:
+    shown = py.read_symbol("p.py", "Parser.count")
+    assert "Showing lines" not in shown.value and "offset=" not in shown.value
