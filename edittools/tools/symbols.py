@@ -18,9 +18,7 @@ from dataclasses import replace
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import TableArtifact, TablePayload, ToolResult
-from edittools.syntax._languages import language_of
-from edittools.syntax._symbols import SYMBOL_LANGUAGES, NoSymbols, Symbol, outline
-from edittools.syntax._trees import OutOfTime
+from edittools.syntax import SYMBOL_LANGUAGES, NoSymbols, OutOfTime, Symbol, language_of, outline
 from edittools.tools._call import Call
 from edittools.tools._guard import read_existing
 from edittools.tools._params import EditSymbolParams, ReadParams, ReadSymbolParams, SymbolsParams
