@@ -108,6 +108,8 @@ _WRAPPERS = {"export_statement", "template_declaration", "decorated_definition"}
 """Nodes whose span a definition directly inside takes as its own."""
 _LEADING = {"comment", "line_comment", "block_comment", "attribute_item", "decorator"}
 """Nodes directly above a definition (no blank line between) that belong to it."""
+_NEEDS_BODY = {"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"}
+"""C and C++ specifiers name a type where they use it too; only those with a body define it."""
 _FUNCTION_VALUES = {
     "arrow_function",
     "function_expression",
@@ -188,9 +190,11 @@ def _walk(
             path = (*outer, receiver, name) if receiver else (*outer, name)
         else:
             path = (*outer, *name.split("."))
+        body = _body(definition)
+        if body is None and definition.type in _NEEDS_BODY:
+            continue  # `struct timespec *t`: a use of a type, not its definition
         span = _span(child)
         start = _lead(span, source)
-        body = _body(definition)
         yield Symbol(
             kind=kind,
             name=path[-1],

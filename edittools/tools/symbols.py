@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import textwrap
 from dataclasses import replace
 
 from edittools._errors import ToolError
@@ -129,12 +128,18 @@ def _in_characters(symbol: Symbol, source: bytes) -> Symbol:
 def find(path: str, found: list[Symbol], query: str) -> Symbol:
     """The one definition `query` names: its dotted path, a unique last part of it, or either
     with `:LINE`. Refuses a name that fits several (`ambiguous_match`) or none (`no_match`)."""
-    wanted = _KEYWORDS.sub("", query.strip()).replace("::", ".").replace("#", ".")
+    wanted = _KEYWORDS.sub("", query.strip()).replace("::", ".")
     line = None
     if at := _AT_LINE.match(wanted):
         wanted, line = at.group(1), int(at.group(2))
-    exact = [s for s in found if s.path == wanted]
-    fits = exact or [s for s in found if s.path.endswith("." + wanted)]
+    fits: list[Symbol] = []
+    # `#` is part of a JavaScript private name (`Box.#open`), or Ruby's `Class#method`.
+    for name in dict.fromkeys([wanted, re.sub(r"(?<=\w)#(?=\w)", ".", wanted)]):
+        exact = [s for s in found if s.path == name]
+        fits = exact or [s for s in found if s.path.endswith("." + name)]
+        if fits:
+            wanted = name
+            break
     if line is not None:
         fits = [s for s in fits if s.first_line <= line <= s.last_line]
     if len(fits) == 1:
@@ -158,24 +163,22 @@ def find(path: str, found: list[Symbol], query: str) -> Symbol:
 
 
 def _placed(text: str, symbol: Symbol, new_text: str, where: str) -> Placed:
-    """Where `new_text` goes for `where` around or in `symbol`, indented to fit."""
+    """Where `new_text` goes for `where` around or in `symbol`, indented to fit.
+
+    A definition is changed by whole lines, the lines `read_symbol` shows: what shares its first
+    or last line (the `;` after a C struct, a `typedef`) is in the text shown, and so in the text
+    sent back."""
     line_start = text.rfind("\n", 0, symbol.start) + 1
-    alone = not text[line_start : symbol.start].strip()
+    end_of_line = text.find("\n", symbol.end)
+    line_end = len(text) if end_of_line == -1 else end_of_line
     indent = _indent(text, line_start)
     lines = (symbol.first_line, symbol.last_line)
-    if where == "replace" and not new_text.strip() and alone:
-        return _removed(text, symbol, line_start, lines)
+    if where == "replace" and not new_text.strip():
+        return _removed(text, line_start, line_end, lines)
     if where == "replace":
-        return Placed(symbol.start, symbol.end, _indented(new_text, indent, first=alone), lines)
+        return Placed(line_start, line_end, _indented(new_text, indent), lines)
     if where == "body":
         return _body(text, symbol, new_text, indent, lines)
-    end_of_line = text.find("\n", symbol.end)
-    if not alone or (end_of_line != -1 and text[symbol.end : end_of_line].strip()):
-        raise ToolError(
-            "invalid_arguments",
-            f"{symbol.path} shares its line with other code, so there is no line {where} it "
-            "to put text on. Use where='replace' with the text around it, or edit.",
-        )
     gap = "\n" * (1 + _blank_lines_above(text, line_start))
     piece = _indented(new_text, indent)
     if where == "before":
@@ -185,11 +188,10 @@ def _placed(text: str, symbol: Symbol, new_text: str, where: str) -> Placed:
     return Placed(end_of_line + 1, end_of_line + 1, gap[1:] + piece + "\n", lines)
 
 
-def _removed(text: str, symbol: Symbol, line_start: int, lines: tuple[int, int]) -> Placed:
+def _removed(text: str, line_start: int, line_end: int, lines: tuple[int, int]) -> Placed:
     """The definition's lines taken out whole, with the blank lines that set it apart above it
     (those below it then set apart what follows)."""
-    end = text.find("\n", symbol.end)
-    end = len(text) if end == -1 else end + 1
+    end = line_end + 1 if line_end < len(text) else line_end
     start = line_start
     while start > 0:
         previous = text.rfind("\n", 0, start - 1) + 1
@@ -252,14 +254,20 @@ def _indent_unit(text: str) -> str:
     return "    "
 
 
-def _indented(new_text: str, indent: str, *, first: bool = True) -> str:
-    """`new_text` without its own common indentation and outer blank lines, each line then
-    indented by `indent` (but the first, unless `first`)."""
-    body = textwrap.dedent(new_text.replace("\r\n", "\n")).strip("\n")
-    out = []
-    for k, line in enumerate(body.split("\n")):
-        out.append(line if not line.strip() or (k == 0 and not first) else indent + line)
-    return "\n".join(out)
+def _indented(new_text: str, indent: str) -> str:
+    """`new_text` (outer blank lines left out) moved to `indent`: its first line's indentation
+    becomes `indent` on every line that starts with it; lines indented less (a string's lines
+    at column 0, a line of tabs among spaces) and blank ones are kept as they are. Text sent
+    back as it was read is kept as it is."""
+    body = new_text.replace("\r\n", "\n").strip("\n")
+    first = next((line for line in body.split("\n") if line.strip()), "")
+    base = first[: len(first) - len(first.lstrip(" \t"))]
+    if base == indent:
+        return body
+    return "\n".join(
+        indent + line[len(base) :] if line.strip() and line.startswith(base) else line
+        for line in body.split("\n")
+    )
 
 
 def _blank_lines_above(text: str, line_start: int) -> int:

@@ -247,3 +247,62 @@ def test_replacing_with_nothing_takes_the_lines_out_with_their_gap(py: Session, 
 def test_read_symbol_has_no_footer_about_reading_more(py: Session) -> None:
     shown = py.read_symbol("p.py", "Parser.count")
     assert "Showing lines" not in shown.value and "offset=" not in shown.value
+
+
+TRICKY = {
+    "t.c": (
+        "struct point { int x; };\n\ntypedef struct _pair {\n  int a;\n} pair;\n\n"
+        "int wait(const struct timespec *t, struct point p) {\n  return 0;\n}\n",
+        " /* edited */",
+    ),
+    "t.py": (
+        'class Doc:\n    def text(self):\n        return """\nat column 0\n"""\n\n'
+        "    def gap(self):\n        a = 1\n    \n        return a\n",
+        "  # edited",
+    ),
+    "t.js": (
+        "class Box {\n  #open() {\n    return 1;\n  }\n  close() {\n\treturn 2;\n  }\n}\n",
+        " // edited",
+    ),
+    "t.cpp": ("namespace n {\nstruct s {\n  int a;\n};\n}  // namespace n\n", " // edited"),
+}
+
+
+def _as_read(value: str) -> list[str]:
+    """The lines a read_symbol result shows, without their numbers."""
+    return [line.split("\t", 1)[1] for line in value.split("\n")[1:] if "\t" in line]
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY))
+def test_every_definition_sent_back_as_read_with_a_line_changed_changes_that_line(
+    root: Path, session: Session, name: str
+) -> None:
+    """What read_symbol shows, sent back to edit_symbol with its last line changed, changes that
+    line and nothing else: shared lines, odd indentation and blank lines with spaces included."""
+    text, suffix = TRICKY[name]
+    (root / name).write_text(text)
+    rows = session.symbols(name).artifact.payload.rows  # type: ignore[union-attr]
+    assert rows, session.symbols(name).value
+    for first, last, _, path in rows:
+        (root / name).write_text(text)
+        session.read(name)
+        shown = _as_read(session.read_symbol(name, f"{path}:{first}").value)
+        assert shown == text.split("\n")[first - 1 : last]
+        shown[-1] += suffix
+        result = session.edit_symbol(name, f"{path}:{first}", "\n".join(shown))
+        assert not result.is_error, (path, result.value)
+        lines = text.split("\n")
+        lines[last - 1] += suffix
+        assert (root / name).read_text() == "\n".join(lines), path
+
+
+def test_a_struct_used_as_a_type_is_no_definition(root: Path, session: Session) -> None:
+    (root / "t.c").write_text(TRICKY["t.c"][0])
+    paths = [row[3] for row in session.symbols("t.c").artifact.payload.rows]  # type: ignore[union-attr]
+    assert paths == ["point", "_pair", "wait"]
+
+
+def test_a_private_javascript_method_is_named_with_its_hash(root: Path, session: Session) -> None:
+    (root / "t.js").write_text(TRICKY["t.js"][0])
+    shown = session.read_symbol("t.js", "Box.#open")
+    assert not shown.is_error and shown.value.startswith("method Box.#open")
