@@ -255,15 +255,16 @@ def _indent_unit(text: str) -> str:
 
 
 def _indented(new_text: str, indent: str) -> str:
-    """`new_text` (outer blank lines left out) moved to `indent`: its first line's indentation
-    becomes `indent` on every line that starts with it; lines indented less (a string's lines
-    at column 0, a line of tabs among spaces) and blank ones are kept as they are. Text sent
-    back as it was read is kept as it is."""
+    """`new_text` (outer blank lines left out) at `indent`. Text whose first line already starts
+    with `indent` is kept as it is (sent back as read, or deeper on purpose). Other text is moved
+    right by what its first line lacks: every line that starts with the first line's indentation
+    gets `indent` in its place; lines indented less (a string's lines at column 0) and blank ones
+    are kept as they are."""
     body = new_text.replace("\r\n", "\n").strip("\n")
     first = next((line for line in body.split("\n") if line.strip()), "")
-    base = first[: len(first) - len(first.lstrip(" \t"))]
-    if base == indent:
+    if first.startswith(indent):
         return body
+    base = first[: len(first) - len(first.lstrip(" \t"))]
     return "\n".join(
         indent + line[len(base) :] if line.strip() and line.startswith(base) else line
         for line in body.split("\n")

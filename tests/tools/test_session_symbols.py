@@ -306,3 +306,12 @@ def test_a_private_javascript_method_is_named_with_its_hash(root: Path, session:
     (root / "t.js").write_text(TRICKY["t.js"][0])
     shown = session.read_symbol("t.js", "Box.#open")
     assert not shown.is_error and shown.value.startswith("method Box.#open")
+
+
+def test_text_whose_first_line_is_deeper_is_kept_as_sent(root: Path, session: Session) -> None:
+    source = "class A:\n    def f(self):\n        return 1\n"
+    (root / "a.py").write_text(source)
+    session.read("a.py")
+    new = "        # deeper on purpose\n    def f(self):\n        return 2"
+    assert not session.edit_symbol("a.py", "A.f", new).is_error
+    assert (root / "a.py").read_text() == "class A:\n" + new + "\n"
