@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 
-# C0 controls except tab and newline, DEL, C1 controls, and lone surrogates.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# C0 controls except tab and newline, DEL, C1 controls, lone surrogates, and the characters that
+# reorder or break what is shown around them (bidirectional marks, embeddings, overrides and
+# isolates; line and paragraph separators): text that reads one way and runs another.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]"
+)
 
 
 def _picture(match: re.Match[str]) -> str:
@@ -22,11 +26,14 @@ def _picture(match: re.Match[str]) -> str:
         return "\u2421"
     if code <= 0x9F:
         return f"\\x{code:02x}"
-    return "\ufffd"
+    if 0xD800 <= code <= 0xDFFF:
+        return "\ufffd"
+    return f"U+{code:04X}"  # a bidirectional control or a separator, named
 
 
 def visible(text: str) -> str:
-    """Return `text` with control characters shown as symbols and lone surrogates replaced.
+    """Return `text` with control characters shown as symbols, bidirectional controls and line
+    separators named (`U+202E`), and lone surrogates replaced.
 
     Tabs and newlines are kept; carriage returns become `␍` so a CRLF line shows what it is.
     """

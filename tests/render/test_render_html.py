@@ -24,6 +24,7 @@ from render_samples import (
 )
 
 from edittools.artifacts import DiffPayload, DiffStats, Hunk, StreamEvent, ToolResult
+from edittools.diff import diff_texts
 from edittools.render import render_report
 from edittools.render._sanitize import visible
 from edittools.render._syntax import _CLASSES
@@ -222,3 +223,14 @@ def test_a_journaled_changeset_reads_cleanly(tmp_path: Path) -> None:
     heading = re.search(r'<span class="tool">apply_patch · [^<]+</span>(.)changeset', page)
     assert heading is not None and heading.group(1) == " "
     assert "truncated" not in page and "texts not kept" not in page
+
+
+def test_bidirectional_controls_are_named_not_obeyed() -> None:
+    """Trojan-source text (an override that makes code read one way and run another) is shown
+    with each control named, in the report and in every view built on `visible`."""
+    line = 'access = "user\u202e \u2066// admin\u2069 \u2066"'
+    assert visible(line) == 'access = "userU+202E U+2066// adminU+2069 U+2066"'
+    assert visible("a\u2028b\u200fc\u061c") == "aU+2028bU+200FcU+061C"
+    payload = diff_texts("x = 1\n", line + "\n", path="a.py")
+    page = render_report([diff_result(payload)], title="a.py")
+    assert "\u202e" not in page and "\u2066" not in page and "U+202E" in page

@@ -315,3 +315,12 @@ def test_text_whose_first_line_is_deeper_is_kept_as_sent(root: Path, session: Se
     new = "        # deeper on purpose\n    def f(self):\n        return 2"
     assert not session.edit_symbol("a.py", "A.f", new).is_error
     assert (root / "a.py").read_text() == "class A:\n" + new + "\n"
+
+
+def test_a_change_that_breaks_the_syntax_is_checked_like_every_change(root: Path) -> None:
+    (root / "p.py").write_text(PY)
+    with Session(root, syntax_check="refuse") as s:
+        s.read("p.py")
+        broken = s.edit_symbol("p.py", "Parser.count", "return len(self.parse(text)", where="body")
+        assert broken.is_error and "syntax_error" in broken.value
+    assert (root / "p.py").read_text() == PY
