@@ -4,7 +4,8 @@ The tool gives a `Locate`: where its change goes in a document and what goes the
 the file as it is now and, when the file changed since this session read it, on the content read
 too, so the change is judged on its own region like every other (`_region.made_elsewhere`).
 Everything else is the common path of a change: the lock, the file's encoding and newlines (the
-splice adopts them), the syntax vet and the commit (`_executor`), the diff and its refs.
+splice adopts them), the syntax check (`vet`: refused or warned as the policy says) and the commit
+(`_executor`), the diff and its refs.
 """
 
 from __future__ import annotations
@@ -15,10 +16,17 @@ from dataclasses import dataclass
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans
 from edittools.tools._call import Call
-from edittools.tools._executor import commit, digest, refuse_nul, wants_texts, with_refs
+from edittools.tools._executor import (
+    change_result,
+    commit,
+    digest,
+    refuse_nul,
+    vet,
+    wants_texts,
+    with_refs,
+)
 from edittools.tools._guard import fresh_or_base, read_existing
 from edittools.tools._numbering import excerpt
 from edittools.tools._region import Lines, made_elsewhere
@@ -70,6 +78,7 @@ def replace_placed(ws: Workspace, call: Call, path: str, locate: Locate, field: 
 
         drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
         after = changed.encode()
+        check = vet(ws, path, document.text, changed.text)
         new_version = commit(ws, call, path, before, version, after)
     # What was put in, as the file now spells it (its newlines).
     stop = placed.end + len(changed.text) - len(document.text)
@@ -85,4 +94,4 @@ def replace_placed(ws: Workspace, call: Call, path: str, locate: Locate, field: 
         + excerpt(changed.text, placed.start, stop)
         + drift
     )
-    return diff_result(value, payload)
+    return change_result(value, payload, check)

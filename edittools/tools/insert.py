@@ -5,10 +5,17 @@ from __future__ import annotations
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.artifacts.builders import diff_result
 from edittools.diff import diff_spans
 from edittools.tools._call import Call
-from edittools.tools._executor import commit, digest, refuse_nul, wants_texts, with_refs
+from edittools.tools._executor import (
+    change_result,
+    commit,
+    digest,
+    refuse_nul,
+    vet,
+    wants_texts,
+    with_refs,
+)
 from edittools.tools._guard import fresh_or_base, read_existing
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import InsertParams
@@ -40,6 +47,7 @@ def insert(ws: Workspace, params: InsertParams, call: Call) -> ToolResult:
         changed = document.splice(at, at, piece)
         drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
         after = changed.encode()
+        check = vet(ws, path, document.text, changed.text)
         new_version = commit(ws, call, path, before, version, after)
     # The inserted text as the file now spells it (newlines adopted by the splice).
     inserted = changed.text[at : at + len(changed.text) - len(document.text)]
@@ -52,7 +60,7 @@ def insert(ws: Workspace, params: InsertParams, call: Call) -> ToolResult:
         + excerpt(changed.text, at, at + len(inserted))
         + drift
     )
-    return diff_result(value, payload)
+    return change_result(value, payload, check)
 
 
 def _placement(document: TextDocument, line: int, text: str) -> tuple[int, str]:

@@ -131,3 +131,20 @@ def test_insert_puts_lines_after_the_line_and_keeps_the_newline_style(
 
 
 _numbers = itertools.count()
+
+
+def test_an_insert_that_breaks_the_syntax_is_refused_or_warned_as_the_policy_says(
+    tmp_path: Path,
+) -> None:
+    source = "def f():\n    return 1\n"
+    (tmp_path / "m.py").write_text(source)
+    with Session(tmp_path, syntax_check="refuse") as s:
+        s.read("m.py")
+        refused = s.insert("m.py", 1, "    x = (\n")
+        assert refused.is_error and "syntax_error" in refused.value
+        assert (tmp_path / "m.py").read_text() == source
+    with Session(tmp_path) as s:  # the default policy: made, with a warning and its diagnostics
+        s.read("m.py")
+        warned = s.insert("m.py", 1, "    x = (\n")
+        assert not warned.is_error and "no longer parses" in warned.value
+        assert warned.artifact.payload.diagnostics  # type: ignore[union-attr]
