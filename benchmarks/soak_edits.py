@@ -13,7 +13,8 @@ child after the file that crashed or hung.
 The edits of one file, in turn: a read; a comment added to a line (and taken away); a line
 inserted and deleted; a closing bracket deleted and put back; non-ASCII text; a 100 KB line
 inserted and deleted; a NUL byte (refused: it would turn the file binary); an edit after a
-pause; an undo. Then a copy with CRLF line ends and a copy with a syntax error at its top, each
+pause; an undo; in a language with definitions, three of them (first, middle, last) each read with
+`read_symbol` and sent back to `edit_symbol` with a comment on its last line. Then a copy with CRLF line ends and a copy with a syntax error at its top, each
 read and edited. After every change the file on
 disk is compared with what the edit must have made (`wrong` counts the differences).
 
@@ -46,7 +47,7 @@ from typing import Any
 import edittools.tools._executor as change_module
 from edittools import Session
 from edittools._options import SessionOptions
-from edittools.syntax import CHECKED_LANGUAGES, language_of
+from edittools.syntax import CHECKED_LANGUAGES, SYMBOL_LANGUAGES, language_of
 
 _TESTS = Path(__file__).resolve().parent.parent / "tests" / "syntax"
 _MAX_BYTES = 2 * 1024 * 1024  # past the syntax cap (1 MiB) a file is not parsed: a few suffice
@@ -262,10 +263,43 @@ def _edit_file(child: _Child, source: Path, language: str) -> None:
                 current = before.replace(line + comment(language, "later"), line, 1)
                 if path.read_bytes() != current.encode("utf-8"):
                     child.report(wrong=[label, "undo"])
+    _edit_definitions(child, label, name, path, current, language)
     _edit_variant(child, label, name, "CRLF", text.replace("\n", "\r\n"), language)
     top = _BROKEN_TOP.get(language, _C_BROKEN)
     if top:
         _edit_variant(child, label, name, "already broken", top + text, language)
+
+
+def _edit_definitions(
+    child: _Child, label: str, name: str, path: Path, current: str, language: str
+) -> None:
+    """The first, middle and last definitions of the file, each read with `read_symbol` and sent
+    back to `edit_symbol` as read with a comment on its last line: only that line may change."""
+    if language not in SYMBOL_LANGUAGES or "\r" in current:
+        return
+    outline = child.call(label, "symbols", "symbols", name)
+    if outline.is_error or outline.artifact is None:
+        return
+    rows = outline.artifact.payload.rows
+    if not rows:
+        return
+    for first, last, _, symbol in [rows[k] for k in sorted({0, len(rows) // 2, len(rows) - 1})]:
+        named = f"{symbol}:{first}"
+        if child.call(label, "read_symbol", "read_symbol", name, named).is_error:
+            continue
+        lines = current.split("\n")
+        shown = lines[first - 1 : last]
+        if not shown:
+            continue
+        shown[-1] += comment(language, "soak")
+        result = child.call(label, "edit_symbol", "edit_symbol", name, named, "\n".join(shown))
+        if result.is_error:
+            continue
+        lines[last - 1] = shown[-1]
+        current = "\n".join(lines)
+        if path.read_bytes() != current.encode("utf-8"):
+            child.report(wrong=[label, "edit_symbol"])
+            return
 
 
 def _edit_variant(
