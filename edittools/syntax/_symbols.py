@@ -155,33 +155,35 @@ def outline(language: str, source: bytes) -> list[Symbol]:
     if kinds is None or compiled is None:
         raise NoSymbols(language)
     tree = parse(compiled, source, time.monotonic() + PARSE_SECONDS)
-    return list(_walk(tree.root_node, kinds, source, (), language, ""))
+    return list(_walk(tree.root_node, kinds, source, language))
 
 
-def _walk(
-    node: Node,
-    kinds: dict[str, str],
-    source: bytes,
-    outer: tuple[str, ...],
-    language: str,
-    container: str,
-) -> Iterator[Symbol]:
-    """The definitions under `node`, inside the definitions named `outer` (the innermost of
-    kind `container`)."""
-    for child in node.named_children:
+_Visit = tuple[Node, tuple[str, ...], str]
+"""A node to look at, the names of the definitions it is inside, and the innermost one's kind."""
+
+
+def _walk(root: Node, kinds: dict[str, str], source: bytes, language: str) -> Iterator[Symbol]:
+    """The definitions under `root`, in file order. The walk keeps its own stack: a generated
+    file (a table of nested initialisers) can be deeper than Python's recursion allows."""
+    stack: list[_Visit] = [(child, (), "") for child in reversed(root.named_children)]
+
+    def visit(node: Node, outer: tuple[str, ...], container: str) -> None:
+        stack.extend((child, outer, container) for child in reversed(node.named_children))
+
+    while stack:
+        child, outer, container = stack.pop()
         kind = kinds.get(child.type)
         if kind is None:
-            yield from _walk(child, kinds, source, outer, language, container)
+            visit(child, outer, container)
             continue
         definition = _definition(child)
         kind = kind or kinds.get(definition.type, "")
         name = _name(definition, source, language)
         if name is None:
-            yield from _walk(child, kinds, source, outer, language, container)
+            visit(child, outer, container)
             continue
         if not kind:  # a container only (a Rust impl): its members carry its name
-            inner = body_node(definition) or definition
-            yield from _walk(inner, kinds, source, (*outer, *name.split(".")), language, "impl")
+            visit(body_node(definition) or definition, (*outer, *name.split(".")), "impl")
             continue
         if kind == "function" and container in {"class", "impl", "struct", "trait", "interface"}:
             kind = "method"
@@ -208,7 +210,7 @@ def _walk(
         )
         members = body_node(definition)
         if members is not None:
-            yield from _walk(members, kinds, source, path, language, kind)
+            visit(members, path, kind)
 
 
 def _definition(node: Node) -> Node:

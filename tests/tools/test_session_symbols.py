@@ -324,3 +324,20 @@ def test_a_change_that_breaks_the_syntax_is_checked_like_every_change(root: Path
         broken = s.edit_symbol("p.py", "Parser.count", "return len(self.parse(text)", where="body")
         assert broken.is_error and "syntax_error" in broken.value
     assert (root / "p.py").read_text() == PY
+
+
+def test_a_tree_deeper_than_pythons_recursion_is_walked(root: Path, session: Session) -> None:
+    """A generated table of nested initialisers (a real header had one) is deeper than the
+    interpreter's recursion limit; its definitions are still found."""
+    depth = 5000
+    source = (
+        "int table = "
+        + "{" * depth
+        + "1"
+        + "}" * depth
+        + ";\n\nint after(void) {\n  return 0;\n}\n"
+    )
+    (root / "deep.c").write_text(source)
+    result = session.symbols("deep.c")
+    assert not result.is_error, result.value
+    assert [row[3] for row in result.artifact.payload.rows] == ["after"]  # type: ignore[union-attr]
