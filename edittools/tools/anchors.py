@@ -52,6 +52,8 @@ def edit_lines(ws: Workspace, params: EditLinesParams, call: Call) -> ToolResult
         new = params.new_text.replace("\r\n", "\n")
         if new and not new.endswith("\n") and old.endswith("\n"):
             new += "\n"
+        elif new.endswith("\n") and not old.endswith("\n"):
+            new = new[:-1]  # the range ends a file with no final newline: it keeps having none
         headline = f"Replaced lines {at}-{stop_line} of {path}"
         return Placed(start, end, new, (at, stop_line), headline, said)
 

@@ -130,3 +130,10 @@ def test_two_texts_whose_digests_share_a_prefix_get_longer_tags() -> None:
     assert len(tagged[0]) == TAG_CHARS
     assert len(tagged[1]) > TAG_CHARS and tagged[1] != tagged[2]
     assert tagged[3] == tagged[1]  # the same text, the same tag
+
+
+def test_a_file_without_a_final_newline_keeps_having_none(root: Path, session: Session) -> None:
+    (root / "a.txt").write_text("one\ntwo")
+    anchors = anchors_of(session.read("a.txt", anchors=True).value)
+    assert not session.edit_lines("a.txt", anchors[2], anchors[2], "TWO\n").is_error
+    assert (root / "a.txt").read_text() == "one\nTWO"
