@@ -102,27 +102,29 @@ def _outline(path: str, document: TextDocument) -> list[Symbol]:
         ) from exc
     if len(source) == len(document.text):
         return found
-    return [_in_characters(symbol, source) for symbol in found]
+    chars = _in_characters(source, found)
+    return [
+        replace(
+            symbol,
+            start=chars[symbol.start],
+            end=chars[symbol.end],
+            body=None if symbol.body is None else (chars[symbol.body[0]], chars[symbol.body[1]]),
+        )
+        for symbol in found
+    ]
 
 
-def _in_characters(symbol: Symbol, source: bytes) -> Symbol:
-    """`symbol` with its offsets counted in characters of the text, not bytes of its UTF-8."""
-
-    def chars(offset: int) -> int:
-        return len(source[:offset].decode("utf-8", "surrogatepass"))
-
-    body = None if symbol.body is None else (chars(symbol.body[0]), chars(symbol.body[1]))
-    return Symbol(
-        kind=symbol.kind,
-        name=symbol.name,
-        path=symbol.path,
-        start=chars(symbol.start),
-        end=chars(symbol.end),
-        first_line=symbol.first_line,
-        last_line=symbol.last_line,
-        body=body,
-        depth=symbol.depth,
-    )
+def _in_characters(source: bytes, found: list[Symbol]) -> dict[int, int]:
+    """Each byte offset of `found` in the UTF-8 `source`, counted in characters instead: one
+    pass from offset to offset in order (decoding each prefix anew would be quadratic)."""
+    offsets = {symbol.start for symbol in found} | {symbol.end for symbol in found}
+    offsets |= {edge for symbol in found if symbol.body for edge in symbol.body}
+    chars: dict[int, int] = {}
+    at = count = 0
+    for offset in sorted(offsets):
+        count += len(source[at:offset].decode("utf-8", "surrogatepass"))
+        chars[offset], at = count, offset
+    return chars
 
 
 def find(path: str, found: list[Symbol], query: str) -> Symbol:

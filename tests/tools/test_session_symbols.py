@@ -265,6 +265,11 @@ TRICKY = {
         " // edited",
     ),
     "t.cpp": ("namespace n {\nstruct s {\n  int a;\n};\n}  // namespace n\n", " // edited"),
+    "u.py": (  # offsets past non-ASCII text: bytes of UTF-8 against characters
+        "# " + "é" * 60 + "\ndef a():\n    return 'ß'\n\n\nclass B:\n    def c(self):\n"
+        "        return '日本語 🎉'\n",
+        "  # edited",
+    ),
 }
 
 
