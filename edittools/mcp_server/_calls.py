@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import anyio
 
 _POLL = 0.02
@@ -22,8 +24,9 @@ class InFlight:
     def __exit__(self, *exc: object) -> None:
         self.count -= 1
 
-    async def drain(self) -> None:
-        """Refuse new calls and wait until every call in flight has answered."""
+    async def drain(self, give_up: Callable[[], bool] = lambda: False) -> None:
+        """Refuse new calls and wait until every call in flight has answered, or `give_up` says
+        to stop waiting (a second Ctrl-C: a change is committed whole or not at all anyway)."""
         self.closing = True
-        while self.count:
+        while self.count and not give_up():
             await anyio.sleep(_POLL)

@@ -157,7 +157,7 @@ class _DrainingServer(uvicorn.Server):
         self._in_flight = in_flight
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        await self._in_flight.drain()
+        await self._in_flight.drain(give_up=lambda: self.force_exit)  # set by a second SIGINT
         await super().shutdown(sockets)
 
 

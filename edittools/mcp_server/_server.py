@@ -375,16 +375,24 @@ async def _run_stdio(server: Server[Any]) -> None:
 
 def _progress_token(params: types.CallToolRequestParams) -> Any:
     """The progress token the client sent with a call, or None."""
-    meta = params.meta or {}
-    return meta.get("progress_token", meta.get("progressToken"))
+    return (params.meta or {}).get("progress_token")
+
+
+_PROGRESS_WAIT = 1.0
+"""Most seconds a change waits to hand the client one progress report; past it the report is
+dropped (a client that reads nothing must not stall the change and every call behind it)."""
 
 
 def _reporter(ctx: Any) -> Progress:
     """Progress for a call running on a worker thread: each report is sent as the request's
     `notifications/progress` from the event loop, the worker waiting until it is written."""
 
+    async def send(done: int, total: int, message: str) -> None:
+        with anyio.move_on_after(_PROGRESS_WAIT):
+            await ctx.session.report_progress(done, total, message)
+
     def report(done: int, total: int, message: str) -> None:
-        anyio.from_thread.run(ctx.session.report_progress, done, total, message)
+        anyio.from_thread.run(send, done, total, message)
 
     return report
 

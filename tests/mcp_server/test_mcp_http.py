@@ -267,3 +267,50 @@ def test_serve_refuses_a_bad_address_or_token_file_before_starting(
         )
         assert done.returncode == 2
         assert "error:" in done.stderr
+
+
+def test_a_draining_server_refuses_new_calls_as_busy_and_writes_nothing(root: Path) -> None:
+    from mcp import Client
+
+    from edittools.mcp_server import build_server
+    from edittools.mcp_server._calls import InFlight
+
+    (root / "a.txt").write_text("one\n")
+    in_flight = InFlight()
+
+    async def scenario(session: Session) -> types.CallToolResult:
+        async with Client(build_server(session, in_flight=in_flight)) as client:
+            assert not (await client.call_tool("read", {"path": "a.txt"})).is_error
+            await in_flight.drain()  # nothing in flight: returns at once, closed from now on
+            return await client.call_tool("write", {"path": "a.txt", "content": "two\n"})
+
+    with Session(root) as session:
+        refused = anyio.run(scenario, session)
+    assert refused.is_error and "Error (busy)" in text(refused)
+    assert (root / "a.txt").read_text() == "one\n"
+
+
+def test_a_drain_waits_for_the_calls_in_flight_unless_told_to_give_up() -> None:
+    from edittools.mcp_server._calls import InFlight
+
+    async def scenario() -> tuple[float, float]:
+        in_flight = InFlight()
+        in_flight.__enter__()  # a call that answers after 0.2 s
+
+        async def answer() -> None:
+            await anyio.sleep(0.2)
+            in_flight.__exit__()
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(answer)
+            began = time.monotonic()
+            await in_flight.drain()
+            waited = time.monotonic() - began
+        in_flight.__enter__()  # one that never answers: a second Ctrl-C stops the wait
+        began = time.monotonic()
+        with anyio.fail_after(5):
+            await in_flight.drain(give_up=lambda: True)
+        return waited, time.monotonic() - began
+
+    waited, gave_up = anyio.run(scenario)
+    assert waited >= 0.15 and gave_up < 0.1
