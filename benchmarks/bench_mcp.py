@@ -114,9 +114,10 @@ async def _timed_session(server: Server, body: Callable[[ClientSession], Awaitab
     return ready
 
 
-async def _median_call(
+async def call_times(
     session: ClientSession, calls: list[tuple[str, dict[str, Any]]], n: int
-) -> float:
+) -> list[float]:
+    """Wall times of `n` calls, taking `calls` in turn; a failed call stops the run."""
     times = []
     for i in range(n):
         name, arguments = calls[i % len(calls)]
@@ -125,7 +126,13 @@ async def _median_call(
         times.append(time.perf_counter() - start)
         if result.is_error:
             raise RuntimeError(f"{name} failed: {result.content}")
-    return statistics.median(times)
+    return times
+
+
+async def _median_call(
+    session: ClientSession, calls: list[tuple[str, dict[str, Any]]], n: int
+) -> float:
+    return statistics.median(await call_times(session, calls, n))
 
 
 def _make_tree(root: Path) -> None:

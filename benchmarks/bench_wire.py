@@ -37,7 +37,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ import httpx2
 import mcp_types as types
 from agents import RunContextWrapper
 from agents.mcp import MCPServerStdio, MCPUtil
+from bench_mcp import call_times  # the same timed calls as the MCP latency benchmark
 from fastmcp.client.transports import StdioTransport
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -412,29 +412,14 @@ async def http_session(url: str) -> AsyncIterator[ClientSession]:
         yield session
 
 
-async def _timed(
-    session: ClientSession, calls: list[tuple[str, dict[str, Any]]], n: int
-) -> list[float]:
-    """Wall times of `n` calls, taking `calls` in turn."""
-    times = []
-    for i in range(n):
-        name, arguments = calls[i % len(calls)]
-        start = time.perf_counter()
-        result = await session.call_tool(name, arguments)
-        times.append(time.perf_counter() - start)
-        if result.is_error:
-            raise RuntimeError(f"{name} failed: {result.content}")
-    return times
-
-
 async def _latency_calls(session: ClientSession, n: int) -> dict[str, list[float]]:
     read = ("read", {"path": SMALL})
     forth = ("edit", {"path": SMALL, "old_string": "value_20 = 20", "new_string": "value_20 = 0"})
     back = ("edit", {"path": SMALL, "old_string": "value_20 = 0", "new_string": "value_20 = 20"})
     await session.list_tools()
-    times = {"read": await _timed(session, [read], n)}
+    times = {"read": await call_times(session, [read], n)}
     await session.call_tool(*read)
-    times["edit"] = await _timed(session, [forth, back], n)
+    times["edit"] = await call_times(session, [forth, back], n)
     return times
 
 
