@@ -346,3 +346,23 @@ def test_a_tree_deeper_than_pythons_recursion_is_walked(root: Path, session: Ses
     result = session.symbols("deep.c")
     assert not result.is_error, result.value
     assert [row[3] for row in result.artifact.payload.rows] == ["after"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "lines"),
+    [
+        ("a.js", "greet", [1, 4]),  # its JSDoc comment
+        ("a.go", "Point", [3, 4]),  # the comment above the type
+        ("a.rs", "Point", [1, 3]),  # the doc comment and the attribute
+        ("A.java", "A.run", [2, 6]),  # the Javadoc and the annotation
+        ("a.c", "add", [1, 4]),
+        ("a.rb", "Parser", [1, 6]),
+        ("a.sh", "greet", [1, 4]),
+    ],
+)
+def test_doc_comments_and_attributes_go_with_their_definition(
+    root: Path, session: Session, name: str, path: str, lines: list[int]
+) -> None:
+    (root / name).write_text(SAMPLES[name][0])
+    rows = session.symbols(name).artifact.payload.rows  # type: ignore[union-attr]
+    assert [row[:2] for row in rows if row[3] == path] == [lines]
