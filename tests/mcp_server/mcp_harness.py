@@ -69,7 +69,7 @@ def result_of(result: types.CallToolResult) -> dict[str, Any]:
     return {**rest, "value": "\n".join(texts)}
 
 
-def check_structured(result: types.CallToolResult, tool: types.Tool) -> dict[str, Any]:
+def check_answer(result: types.CallToolResult, tool: types.Tool) -> dict[str, Any]:
     """The ToolResult an answer carries, after checking the answer's shape: no structured
     content and no output schema (the text goes once), the result object valid with its
     artifact valid against the protocol's schema, and its error flag the answer's."""

@@ -11,7 +11,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_harness import check_structured, connected, result_of, text_of
+from mcp_harness import check_answer, connected, result_of, text_of
 from PIL import Image
 
 from edittools import Session, ToolError
@@ -62,7 +62,7 @@ def test_one_line_edit_of_a_large_file_is_small_and_its_texts_are_resources(
                     "new_string": "return 0 +",
                 },
             )
-            check_structured(edit, tools["edit"])
+            check_answer(edit, tools["edit"])
             payload = result_of(edit)["artifact"]["payload"]
             templates = (await client.list_resource_templates()).resource_templates
             old = await client.read_resource(f"edittools://blob/{payload['old_ref']}")

@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 import mcp_types as types
 import pytest
-from mcp_harness import check_structured, connected, result_of, text_of
+from mcp_harness import check_answer, connected, result_of, text_of
 
 from edittools import Session
 from edittools.artifacts import ToolResult
@@ -91,7 +91,7 @@ def test_default_surface_read_edit_fail_patch_undo_round_trip(root: Path) -> Non
                 result = await client.call_tool(name, arguments)
                 assert isinstance(result, types.CallToolResult)
                 if name in tools:
-                    check_structured(result, tools[name])
+                    check_answer(result, tools[name])
                 results[key] = result
             return results
 
@@ -152,8 +152,8 @@ def test_claude_code_surface_read_then_edit(root: Path) -> None:
                     "replace_all": True,
                 },
             )
-            check_structured(read, tools["Read"])
-            check_structured(edit, tools["Edit"])
+            check_answer(read, tools["Read"])
+            check_answer(edit, tools["Edit"])
             return list(tools), read, edit
 
     names, read, edit = anyio.run(scenario)
@@ -182,7 +182,7 @@ def test_anthropic_surface_view_insert_and_replace(root: Path) -> None:
             results = []
             for arguments in calls:
                 result = await client.call_tool(tool, arguments)
-                check_structured(result, listed[0])
+                check_answer(result, listed[0])
                 results.append(result)
             return results
 
@@ -211,7 +211,7 @@ def test_mcp_filesystem_surface_read_then_edit_with_a_git_style_diff(root: Path)
             results = []
             for name, arguments in calls:
                 result = await client.call_tool(name, arguments)
-                check_structured(result, tools[name])
+                check_answer(result, tools[name])
                 results.append(result)
                 if len(results) == 2:
                     after_dry_run = (root / "notes.txt").read_text()
@@ -241,7 +241,7 @@ def test_codex_surface_reads_nothing_and_applies_a_patch(root: Path) -> None:
         async with connected(root, "codex") as client:
             tools = (await client.list_tools()).tools
             result = await client.call_tool("apply_patch", {"input": patch})
-            check_structured(result, tools[0])
+            check_answer(result, tools[0])
             return tools, result
 
     tools, result = anyio.run(scenario)
@@ -260,7 +260,7 @@ def test_a_change_that_breaks_the_syntax_carries_the_warning_or_is_refused(root:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             await client.call_tool("read", {"path": "app.py"})
             result = await client.call_tool("edit", broken)
-            return result, check_structured(result, tools["edit"])
+            return result, check_answer(result, tools["edit"])
 
     result, data = anyio.run(scenario, ["--syntax-check", "refuse"])
     assert result.is_error and "syntax_error" in text_of(result)
