@@ -183,7 +183,7 @@ def _walk(root: Node, kinds: dict[str, str], source: bytes, language: str) -> It
             visit(child, outer, container)
             continue
         if not kind:  # a container only (a Rust impl): its members carry its name
-            visit(body_node(definition) or definition, (*outer, *name.split(".")), "impl")
+            visit(_body_node(definition) or definition, (*outer, *name.split(".")), "impl")
             continue
         if kind == "function" and container in {"class", "impl", "struct", "trait", "interface"}:
             kind = "method"
@@ -208,7 +208,7 @@ def _walk(root: Node, kinds: dict[str, str], source: bytes, language: str) -> It
             body=body,
             depth=len(outer),
         )
-        members = body_node(definition)
+        members = _body_node(definition)
         if members is not None:
             visit(members, path, kind)
 
@@ -256,7 +256,7 @@ def _lead(node: Node, source: bytes) -> int:
     return source.rfind(b"\n", 0, start) + 1
 
 
-def body_node(definition: Node) -> Node | None:
+def _body_node(definition: Node) -> Node | None:
     """The node holding a definition's members or statements, when it has one."""
     body = definition.child_by_field_name("body")
     if body is None and definition.type == "variable_declarator":
@@ -270,7 +270,7 @@ def body_node(definition: Node) -> Node | None:
 
 
 def _body(definition: Node) -> tuple[int, int] | None:
-    body = body_node(definition)
+    body = _body_node(definition)
     return None if body is None else (body.start_byte, body.end_byte)
 
 
