@@ -2,11 +2,11 @@
 
 Run: python benchmarks/bench_tools.py [--lines N] [--repeat K]
 
-Each case runs in this one process on the same file in a temporary sandbox, and the table reports
-median wall times and the ratio of each case to the floor: a plain read of the file and an
-atomic, durable write of the same bytes (temp file, fsync, rename, fsync of the folder), the least
-any safe change can cost. Dirty pages are flushed
-(`os.sync()`) before every timed run, so no case pays for the write-back another left behind.
+Measured as a held-out check measures it: a file of N short lines of random words (1M lines,
+about 37 MB), then rounds of: a read of 20 lines in the middle, one edit of one line there, an
+edit + undo, and the floor (read the whole file, write a temp file, fsync, rename, fsync the
+folder), each timed after `os.sync()` so no case pays for another's write-back. The table gives
+the medians over the rounds and each one's ratio to the floor's median, with every run.
 Then the sizes: bytes added to the state by one-line edits of a 1 MB file, and the JSON size of
 the result of a one-line edit of a 47 KB file; and the median of one-line edits of a small file.
 """
@@ -23,7 +23,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from edittools import Session
-from sandbox import Sandbox
 
 
 def _make_file(path: Path, lines: int, seed: int = 7) -> list[str]:
@@ -61,69 +60,85 @@ def _state_bytes(state: Path, skip: set[int] | None = None) -> tuple[int, set[in
     return total, seen
 
 
+def _make_word_file(path: Path, lines: int, seed: int = 7) -> list[str]:
+    """Short lines of random words (about 36 bytes each), as the held-out check writes them."""
+    rng = random.Random(seed)
+    words = ["alpha", "beta", "gamma", "delta", "omega", "kappa", "sigma", "theta", "lambda"]
+    body = [f"{' '.join(rng.choice(words) for _ in range(5))} {i}" for i in range(lines)]
+    path.write_text("\n".join(body) + "\n")
+    return body
+
+
+def _floor(root: str, name: str) -> None:
+    """What rewriting the file safely costs at least: read it all, write a temp file, fsync,
+    rename over the file, fsync the folder."""
+    with open(Path(root, name), "rb") as fh:
+        data = fh.read()
+    tmp = Path(root, f".{name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.rename(tmp, Path(root, name))
+    dfd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    """One run of `fn` after `os.sync()`, in seconds."""
+    os.sync()
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
 def _large(args: argparse.Namespace, root: str, state: Path) -> None:
-    body = _make_file(Path(root, "big.py"), args.lines)
-    size = Path(root, "big.py").stat().st_size
-    sb = Sandbox(root, state_dir=state)
-
-    def floor() -> None:
-        # What rewriting the file safely costs at least: one read, temp + fsync + rename + fsync.
-        with open(Path(root, "big.py"), "rb") as fh:
-            data = fh.read()
-        tmp = Path(root, ".big.py.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.rename(tmp, Path(root, "big.py"))
-        dfd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-
-    def sandbox_primitives() -> None:
-        data, version = sb.read_bytes("big.py")
-        sb.write_bytes("big.py", data, expect=version)
-
-    session = Session(sandbox=sb, journal=False)
-    session.read("big.py", limit=10)
-    middle = body[len(body) // 2]
-    state = {"flip": False}
+    """Rounds of: a read of 20 lines in the middle, then one edit, then edit + undo, then the
+    floor, each timed after `os.sync()`; medians over the rounds and their ratio to the floor."""
+    body = _make_word_file(Path(root, "big.txt"), args.lines)
+    size = Path(root, "big.txt").stat().st_size
+    middle_index = args.lines // 2
+    middle = body[middle_index]
+    session = Session(root, state_dir=state)
+    flip = {"on": False}
 
     def edit_one_line() -> None:
-        old, new = (middle, middle + "  # edited") if not state["flip"] else (
-            middle + "  # edited", middle)  # fmt: skip
-        state["flip"] = not state["flip"]
-        result = session.edit("big.py", old, new)
+        old, new = (middle, middle + " edited") if not flip["on"] else (middle + " edited", middle)
+        flip["on"] = not flip["on"]
+        result = session.edit("big.txt", old, new)
         assert not result.is_error, result.value
 
     def edit_then_undo() -> None:
-        assert not session.edit("big.py", middle, middle + "  # undo me").is_error
-        assert not session.undo("big.py").is_error
+        current = middle + " edited" if flip["on"] else middle
+        assert not session.edit("big.txt", current, current + " undo me").is_error
+        assert not session.undo("big.txt").is_error
 
-    def read_window() -> None:
-        assert not session.read("big.py", offset=len(body) // 2, limit=2000).is_error
-
-    cases = [
-        ("read + atomic write, plain os calls (floor)", floor),
-        ("sandbox read_bytes + write_bytes(expect=)", sandbox_primitives),
-        ("edit: one line, undo snapshot included", edit_one_line),
-        ("edit + undo (two writes)", edit_then_undo),
-        ("read: 2000-line window in the middle", read_window),
-    ]
-    base = None
-    print(f"{args.lines:,} lines, {size / 1e6:.1f} MB, median of {args.repeat} runs, synced")
-    print(f"{'case':<45} {'median':>10} {'x floor':>11}")
-    for name, fn in cases:
-        fn()  # warm the page cache
-        t = _median(fn, args.repeat)
-        base = base or t
-        print(f"{name:<45} {t * 1000:>8.1f}ms {t / base:>10.2f}x")
+    times: dict[str, list[float]] = {"floor": [], "edit": [], "edit + undo": []}
+    _floor(root, "big.txt")  # warm the page cache
+    for _ in range(args.repeat):
+        window = session.read("big.txt", offset=middle_index - 10, limit=20)
+        assert not window.is_error, window.value
+        times["edit"].append(_timed(edit_one_line))
+        times["edit + undo"].append(_timed(edit_then_undo))
+        times["floor"].append(_timed(lambda: _floor(root, "big.txt")))
     session.close()
-    sb.close()
+    floor = statistics.median(times["floor"])
+    print(f"{args.lines:,} lines, {size / 1e6:.1f} MB, median of {args.repeat} rounds, synced")
+    print(f"{'case':<48} {'median':>10} {'x floor':>9}  runs")
+    labels = {
+        "floor": "read + temp + fsync + rename + fsync dir (floor)",
+        "edit": "edit: one line, after a 20-line read",
+        "edit + undo": "edit + undo (two writes)",
+    }
+    for key, label in labels.items():
+        t = statistics.median(times[key])
+        runs = " ".join(f"{x * 1000:.0f}" for x in times[key])
+        print(f"{label:<48} {t * 1000:>8.1f}ms {t / floor:>8.2f}x  {runs}")
 
 
 def _sizes(root: str, state: Path) -> None:
@@ -169,7 +184,7 @@ def main() -> None:
     """Print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     # Each sandbox's state goes beside its temporary root, not into the user's state folder.
     with tempfile.TemporaryDirectory() as tmp:

@@ -16,7 +16,7 @@ if _typing.TYPE_CHECKING:
     from edittools._errors import ToolError
     from edittools._external import ExternalWatcher
     from edittools._options import SessionOptions
-    from edittools._session import Session
+    from edittools._session import Caller, Session
     from edittools.artifacts import StreamEvent, ToolResult, artifact_of, value_of
     from edittools.dialects import adapt
 
@@ -24,6 +24,7 @@ __all__ = [
     "STALE_POLICIES",
     "STATE_DIR_HELP",
     "SYNTAX_POLICIES",
+    "Caller",
     "ExternalWatcher",
     "Session",
     "SessionOptions",
@@ -39,6 +40,7 @@ _HOMES = {
     "STALE_POLICIES": "edittools._choices",
     "STATE_DIR_HELP": "edittools._choices",
     "SYNTAX_POLICIES": "edittools._choices",
+    "Caller": "edittools._session",
     "ExternalWatcher": "edittools._external",
     "Session": "edittools._session",
     "SessionOptions": "edittools._options",

@@ -7,7 +7,6 @@ import threading
 import warnings
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -21,74 +20,57 @@ from edittools.tools.blame import BlameLine, blame
 from sandbox import Sandbox
 
 
-class Session:
-    """Safe file tools over one sandbox directory; every call returns a `ToolResult`.
-
-    `Session(root)` opens a sandbox on `root` (with `deny` patterns, and its state in `state_dir`,
-    else `$EDITTOOLS_STATE_DIR`, else the user's state directory — never inside the root);
-    `Session(sandbox=sb)` uses an existing one. Options (see `SessionOptions`) may be given whole or
-    as keywords, e.g. `Session(root, require_read=False)`. Writes under `.git/` are refused unless
-    `allow_git_writes=True` (with `sandbox=`, the sandbox must have been opened with it too).
-
-    A session holds descriptors, the state database and any watcher it started until `close()`:
-    use `with Session(root) as s:`. One dropped unclosed releases them when it is collected, with
-    a `ResourceWarning`, as an unclosed file does.
-    """
+class Caller:
+    """The tools as methods, every call made with one context: who makes it (`agent`), what
+    stops it (`cancel`, an event set from another thread) and what hears how far it has gone
+    (`progress`). A `Session` is one, with its own `agent` option; `Session.caller(...)` makes
+    others over the same session, so calls from several clients never share a mode."""
 
     def __init__(
         self,
-        root: str | os.PathLike[str] | None = None,
+        session: Session,
         *,
-        sandbox: Sandbox | None = None,
-        deny: Iterable[str] = (),
-        state_dir: str | os.PathLike[str] | None = None,
-        options: SessionOptions | None = None,
-        **option_overrides: Any,
+        agent: str | None = None,
+        cancel: threading.Event | None = None,
+        progress: Progress | None = None,
     ) -> None:
-        if (root is None) == (sandbox is None):
-            raise ValueError("give either a root directory or a sandbox, not both or neither")
-        options = replace(options or SessionOptions(), **option_overrides)
-        self._owns_sandbox = sandbox is None
-        if sandbox is None:
-            assert root is not None  # the check above lets exactly one of them through
-            sandbox = Sandbox(
-                root,
-                deny=deny,
-                state_dir=state_dir,
-                max_read_bytes=options.max_file_bytes,
-                allow_git_writes=options.allow_git_writes,
-            )
-        elif state_dir is not None:
-            raise ValueError("state_dir belongs to the sandbox: give it to Sandbox(...)")
-        elif options.allow_git_writes and not sandbox.allow_git_writes:
-            raise ValueError(
-                "allow_git_writes=True needs a sandbox opened with allow_git_writes=True"
-            )
-        else:
-            options = replace(options, allow_git_writes=sandbox.allow_git_writes)
-        self.sandbox = sandbox
-        self._cancel: threading.Event | None = None  # set inside `cancellable`
-        self._progress: Progress | None = None  # set inside `reporting`
-        self._agent: str | None = None  # set inside `acting_as`
-        self._owned = _Owned(sandbox if self._owns_sandbox else None)
-        # Holds `_owned`, never the session: it runs once the session is unreachable.
-        self._finalizer = weakref.finalize(self, _dropped, self._owned, str(sandbox.root))
-        # At exit the process releases everything (while daemon threads may still use it).
-        self._finalizer.atexit = False  # type: ignore[misc]  # typeshed gives finalize no slots
-        try:
-            self.workspace = Workspace(sandbox, options)
-            if options.checkpoint_on_start:
-                self.workspace.session_checkpoint = self.workspace.checkpoints.take(
-                    auto="session", actor=options.agent
-                )
-        except BaseException:
-            self.close()
-            raise
+        self._of = session
+        self._agent = agent
+        self._cancel = cancel
+        self._progress = progress
 
     @property
-    def options(self) -> SessionOptions:
-        """The session's policies and limits."""
-        return self.workspace.options
+    def _session(self) -> Session:
+        return self._of
+
+    @property
+    def sandbox(self) -> Sandbox:
+        """The sandbox the calls work in."""
+        return self._session._sandbox
+
+    @property
+    def agent(self) -> str | None:
+        """Who makes this caller's calls (None: the session's `agent` option)."""
+        return self._agent
+
+    @property
+    def _actor(self) -> str | None:
+        return self._agent or self._session.options.agent
+
+    def call(
+        self, name: str, arguments: Mapping[str, Any] | Any, *, dry_run: bool = False
+    ) -> ToolResult:
+        """Run tool `name` with raw `arguments` (as a model sent them), in this caller's
+        context; never raises for bad input. With `dry_run` the change and its diff are
+        computed but nothing is written."""
+        return self._session.call(
+            name,
+            arguments,
+            dry_run=dry_run,
+            agent=self._agent,
+            cancel=self._cancel,
+            progress=self._progress,
+        )
 
     def read(
         self, path: str, *, offset: int = 1, limit: int = 2000, anchors: bool = False
@@ -174,7 +156,7 @@ class Session:
         `ToolError` with code `unknown_ref` for an id that is malformed or names nothing stored,
         `io_error` for a damaged blob, and `too_large` over the session's `max_file_bytes`.
         """
-        return self.workspace.blob(ref)
+        return self._session.workspace.blob(ref)
 
     def checkpoint(self, label: str | None = None) -> int:
         """Record what every file the tools have touched holds now; return the checkpoint's id.
@@ -182,20 +164,11 @@ class Session:
         One is taken when the session starts (the default `since` of `changes`, `reject` and
         `accept`); `begin_turn` takes one before a model turn.
         """
-        return self.workspace.checkpoints.take(label, actor=self._agent or self.options.agent)
+        return self._session.workspace.checkpoints.take(label, actor=self._actor)
 
     def begin_turn(self, label: str | None = None) -> int:
         """Declare that a model turn begins: an automatic checkpoint, reused when nothing changed."""
-        agent = self._agent or self.options.agent
-        return self.workspace.checkpoints.take(label, auto="turn", actor=agent)
-
-    def checkpoints(self) -> list[Checkpoint]:
-        """Every checkpoint of the root, oldest first, with how many files changed since each."""
-        return self.workspace.checkpoints.listing()
-
-    def last_changed_checkpoint(self) -> int | None:
-        """The newest checkpoint with changes since it (what `review` and `rewind` default to)."""
-        return next((c.id for c in reversed(self.checkpoints()) if c.files), None)
+        return self._session.workspace.checkpoints.take(label, auto="turn", actor=self._actor)
 
     def rewind(self, checkpoint: int, *, force: bool = False, by: str | None = None) -> ToolResult:
         """Restore every file the tools changed since `checkpoint`, all or nothing.
@@ -215,7 +188,7 @@ class Session:
         """Each line of `path` with the change that last made it what it is: one made through
         the tools (its actor, time and change id), one outside them, none, or one whose history
         is no longer kept. Raises `ToolError` for a missing or binary file."""
-        return blame(self.workspace, path)
+        return blame(self._session.workspace, path)
 
     def changes(
         self, since: int | None = None, *, include_accepted: bool = True, by: str | None = None
@@ -263,6 +236,82 @@ class Session:
         refs = None if hunks is None else [h if isinstance(h, int) else dict(h) for h in hunks]
         return self.call("accept", {"path": path, "hunks": refs, "since": since})
 
+
+class Session(Caller):
+    """Safe file tools over one sandbox directory; every call returns a `ToolResult`.
+
+    `Session(root)` opens a sandbox on `root` (with `deny` patterns, and its state in `state_dir`,
+    else `$EDITTOOLS_STATE_DIR`, else the user's state directory — never inside the root);
+    `Session(sandbox=sb)` uses an existing one. Options (see `SessionOptions`) may be given whole or
+    as keywords, e.g. `Session(root, require_read=False)`. Writes under `.git/` are refused unless
+    `allow_git_writes=True` (with `sandbox=`, the sandbox must have been opened with it too).
+
+    A session holds descriptors, the state database and any watcher it started until `close()`:
+    use `with Session(root) as s:`. One dropped unclosed releases them when it is collected, with
+    a `ResourceWarning`, as an unclosed file does.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] | None = None,
+        *,
+        sandbox: Sandbox | None = None,
+        deny: Iterable[str] = (),
+        state_dir: str | os.PathLike[str] | None = None,
+        options: SessionOptions | None = None,
+        **option_overrides: Any,
+    ) -> None:
+        if (root is None) == (sandbox is None):
+            raise ValueError("give either a root directory or a sandbox, not both or neither")
+        options = replace(options or SessionOptions(), **option_overrides)
+        self._owns_sandbox = sandbox is None
+        if sandbox is None:
+            assert root is not None  # the check above lets exactly one of them through
+            sandbox = Sandbox(
+                root,
+                deny=deny,
+                state_dir=state_dir,
+                max_read_bytes=options.max_file_bytes,
+                allow_git_writes=options.allow_git_writes,
+            )
+        elif state_dir is not None:
+            raise ValueError("state_dir belongs to the sandbox: give it to Sandbox(...)")
+        elif options.allow_git_writes and not sandbox.allow_git_writes:
+            raise ValueError(
+                "allow_git_writes=True needs a sandbox opened with allow_git_writes=True"
+            )
+        else:
+            options = replace(options, allow_git_writes=sandbox.allow_git_writes)
+        self._sandbox = sandbox
+        # A session is its own caller, with no context but its `agent` option. It holds no
+        # reference to itself, so one dropped unclosed is released as soon as it is unreachable.
+        self._agent: str | None = None
+        self._cancel: threading.Event | None = None
+        self._progress: Progress | None = None
+        self._owned = _Owned(sandbox if self._owns_sandbox else None)
+        # Holds `_owned`, never the session: it runs once the session is unreachable.
+        self._finalizer = weakref.finalize(self, _dropped, self._owned, str(sandbox.root))
+        # At exit the process releases everything (while daemon threads may still use it).
+        self._finalizer.atexit = False  # type: ignore[misc]  # typeshed gives finalize no slots
+        try:
+            self.workspace = Workspace(sandbox, options)
+            if options.checkpoint_on_start:
+                self.workspace.session_checkpoint = self.workspace.checkpoints.take(
+                    auto="session", actor=options.agent
+                )
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def _session(self) -> Session:
+        return self
+
+    @property
+    def options(self) -> SessionOptions:
+        """The session's policies and limits."""
+        return self.workspace.options
+
     def call(
         self,
         name: str,
@@ -270,54 +319,46 @@ class Session:
         *,
         dry_run: bool = False,
         agent: str | None = None,
+        cancel: threading.Event | None = None,
+        progress: Progress | None = None,
     ) -> ToolResult:
         """Run tool `name` with raw `arguments` (as a model sent them); never raises for bad input.
 
-        With `dry_run` the change and its diff are computed but nothing is written. `agent` names
-        who makes this call (default: the session's `agent` option).
+        With `dry_run` the change and its diff are computed but nothing is written. `agent`
+        names who makes this call (default: the session's `agent` option). Once `cancel` is set
+        (from another thread) a change not yet committed stops: nothing is written and the
+        result is the error `cancelled`; a change whose commit has begun completes.
+        `progress(done, total, message)` hears how far passes over large files have gone
+        (bytes; at most four times a second).
         """
-        agent = agent or self._agent
         return run_tool(
             self.workspace,
             name,
             arguments,
             dry_run=dry_run,
-            cancel=self._cancel,
+            cancel=cancel,
             agent=agent,
-            progress=self._progress,
+            progress=progress,
         )
 
-    @contextmanager
-    def acting_as(self, agent: str | None) -> Iterator[None]:
-        """Calls made inside the block are made by `agent` (kept with their changes, named in
-        other sessions' refusals and notes), unless a call names its own."""
-        self._agent = agent
-        try:
-            yield
-        finally:
-            self._agent = None
+    def caller(
+        self,
+        *,
+        agent: str | None = None,
+        cancel: threading.Event | None = None,
+        progress: Progress | None = None,
+    ) -> Caller:
+        """The tools of this session with a call context of their own (see `Caller`): one per
+        client request, say, so concurrent requests never see each other's agent."""
+        return Caller(self, agent=agent, cancel=cancel, progress=progress)
 
-    @contextmanager
-    def cancellable(self, cancel: threading.Event) -> Iterator[None]:
-        """Calls made inside the block stop once `cancel` is set (from another thread) before
-        their change is committed: nothing is written and the result is the error `cancelled`.
-        A change whose commit has begun completes and returns its result."""
-        self._cancel = cancel
-        try:
-            yield
-        finally:
-            self._cancel = None
+    def checkpoints(self) -> list[Checkpoint]:
+        """Every checkpoint of the root, oldest first, with how many files changed since each."""
+        return self.workspace.checkpoints.listing()
 
-    @contextmanager
-    def reporting(self, progress: Progress) -> Iterator[None]:
-        """Calls made inside the block tell `progress(done, total, message)` how far their passes
-        over large files have gone (bytes; at most four times a second): a streamed edit,
-        patch or undo of a file over `max_file_bytes`."""
-        self._progress = progress
-        try:
-            yield
-        finally:
-            self._progress = None
+    def last_changed_checkpoint(self) -> int | None:
+        """The newest checkpoint with changes since it (what `review` and `rewind` default to)."""
+        return next((c.id for c in reversed(self.checkpoints()) if c.files), None)
 
     @staticmethod
     def tool_names() -> list[str]:

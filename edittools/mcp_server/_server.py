@@ -12,7 +12,6 @@ import logging
 import sys
 import threading
 from collections.abc import Sequence
-from contextlib import ExitStack
 from dataclasses import replace
 from typing import Any, cast
 
@@ -98,7 +97,7 @@ def build_server(
     scaled down to `image_limits`. Calls run one at a time, so a session (which is not
     thread-safe) never sees overlapping calls. A call that changes files runs on a worker thread,
     so the event loop still reads `notifications/cancelled`: a cancel that arrives before the
-    change is committed stops it (nothing is written; `Session.cancellable`). `in_flight`
+    change is committed stops it (nothing is written; `Session.call`). `in_flight`
     counts the calls being answered; once it is draining, new calls are refused as `busy`.
     `structure` adds the tools by structure and anchor (`tools.STRUCTURE`) to our surface;
     ValueError on another surface, whose agents know no such tools.
@@ -174,13 +173,8 @@ def build_server(
         progress: Progress | None = None,
     ) -> types.CallToolResult:
         try:
-            with ExitStack() as scope:
-                scope.enter_context(session.acting_as(agent))
-                if cancel is not None:
-                    scope.enter_context(session.cancellable(cancel))
-                if progress is not None:
-                    scope.enter_context(session.reporting(progress))
-                return answer(tool.call(session, arguments))
+            caller = session.caller(agent=agent, cancel=cancel, progress=progress)
+            return answer(tool.call(caller, arguments))
         except Exception as exc:  # the one place the server catches what the tools did not
             _log.exception("tool %s failed unexpectedly", tool.name)
             result = ToolError(

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
-from edittools import Session
+from edittools import Caller
 from edittools.artifacts import CodeArtifact, DiffArtifact, ToolResult
 from edittools.artifacts.builders import error_result
 from edittools.dialects import (
@@ -51,7 +51,7 @@ _TITLES = {
 
 
 def _catalogue_call(name: str) -> Call:
-    def call(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+    def call(session: Caller, arguments: Mapping[str, Any]) -> ToolResult:
         return session.call(name, arguments)
 
     return call
@@ -115,7 +115,7 @@ class ClaudeEditParams(ToolParams):
     replace_all: bool = Field(default=False, description="Replace every occurrence of old_string.")
 
 
-def _claude_read(session: Session, p: ClaudeReadParams) -> ToolResult:
+def _claude_read(session: Caller, p: ClaudeReadParams) -> ToolResult:
     window = {k: v for k, v in (("offset", p.offset), ("limit", p.limit)) if v is not None}
     return session.call("read", {"path": p.file_path, **window})
 
@@ -184,7 +184,7 @@ class FsEditParams(ToolParams):
     )
 
 
-def _fs_read(session: Session, p: FsReadParams) -> ToolResult:
+def _fs_read(session: Caller, p: FsReadParams) -> ToolResult:
     if p.head is not None and p.tail is not None:
         return error_result(
             "invalid_arguments", "Give head or tail, not both. Call again with one of them."
@@ -202,7 +202,7 @@ def _fs_read(session: Session, p: FsReadParams) -> ToolResult:
     return session.read(p.path, offset=max(1, total - p.tail + 1), limit=p.tail)
 
 
-def _fs_edit(session: Session, p: FsEditParams) -> ToolResult:
+def _fs_edit(session: Caller, p: FsEditParams) -> ToolResult:
     edits = [{"old_string": e.old_text, "new_string": e.new_text} for e in p.edits]
     result = session.call("multi_edit", {"path": p.path, "edits": edits}, dry_run=p.dry_run)
     artifact = result.artifact
@@ -324,7 +324,7 @@ def surface_tools(name: str) -> list[SurfaceTool]:
 
 
 def _worded(words: Wording, call: Call) -> Call:
-    def worded_call(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+    def worded_call(session: Caller, arguments: Mapping[str, Any]) -> ToolResult:
         return words.result(call(session, arguments))
 
     return worded_call

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from edittools import Session
+from edittools import Caller
 from edittools.artifacts import ErrorArtifact, ToolResult
 from edittools.artifacts.builders import error_result
 from edittools.dialects import TEXT_EDITOR
@@ -56,7 +56,7 @@ _NEEDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _run(session: Session, p: TextEditorParams) -> ToolResult:
+def _run(session: Caller, p: TextEditorParams) -> ToolResult:
     missing = [name for name in _NEEDS.get(p.command, ()) if getattr(p, name) is None]
     if missing:
         return error_result(
@@ -102,7 +102,7 @@ def _run(session: Session, p: TextEditorParams) -> ToolResult:
     return session.undo(p.path)
 
 
-def _view(session: Session, p: TextEditorParams) -> ToolResult:
+def _view(session: Caller, p: TextEditorParams) -> ToolResult:
     if p.view_range is None:
         result = session.read(p.path)
     else:
@@ -144,7 +144,7 @@ def _reworded(result: ToolResult, message: str) -> ToolResult:
     return error_result("invalid_arguments", message, result.artifact.payload.detail)
 
 
-def _exists(session: Session, path: str) -> bool:
+def _exists(session: Caller, path: str) -> bool:
     """Whether `path` exists; a path the sandbox refuses is left for the write to report."""
     try:
         return session.sandbox.exists(path)

@@ -8,11 +8,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from edittools import Session, ToolError
+from edittools import Caller, ToolError
 from edittools.artifacts import ToolResult
 from edittools.tools import TOOLS, ToolParams, input_schema
 
-Call = Callable[[Session, Mapping[str, Any]], ToolResult]
+Call = Callable[[Caller, Mapping[str, Any]], ToolResult]
 
 
 @dataclass(frozen=True)
@@ -35,12 +35,10 @@ def schema_of(model: type[ToolParams]) -> dict[str, Any]:
     return input_schema(model)
 
 
-def validated(
-    name: str, model: type[ToolParams], run: Callable[[Session, Any], ToolResult]
-) -> Call:
+def validated(name: str, model: type[ToolParams], run: Callable[[Caller, Any], ToolResult]) -> Call:
     """A call that validates the arguments against `model` first and reports a misfit as an error."""
 
-    def call(session: Session, arguments: Mapping[str, Any]) -> ToolResult:
+    def call(session: Caller, arguments: Mapping[str, Any]) -> ToolResult:
         try:
             params = model.model_validate(arguments)
         except ValidationError as exc:

@@ -195,3 +195,38 @@ def test_serve_takes_the_stale_rule() -> None:
     assert options_of(parser.parse_args(["--root", ".", "--stale", "file"])).stale == "file"
     with pytest.raises(SystemExit):
         parser.parse_args(["--root", ".", "--stale", "sometimes"])
+
+
+def test_two_callers_on_two_threads_each_record_their_own_actor(tmp_path: Path) -> None:
+    """A call's context is a parameter: calls from two clients at once on one session never see
+    each other's agent (each thread's caller edits its own files, interleaved)."""
+    import threading
+
+    names = [f"{who}{k}.txt" for who in ("w", "r") for k in range(20)]
+    for name in names:
+        (tmp_path / name).write_text("x\n")
+    with Session(tmp_path, require_read=False) as s:
+        start = threading.Barrier(2)
+        failures: list[str] = []
+
+        def work(agent: str, prefix: str) -> None:
+            caller = s.caller(agent=agent)
+            start.wait()
+            for k in range(20):
+                result = caller.edit(f"{prefix}{k}.txt", "x", agent)
+                if result.is_error:
+                    failures.append(result.value)
+
+        threads = [
+            threading.Thread(target=work, args=("writer", "w")),
+            threading.Thread(target=work, args=("reviewer", "r")),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        for agent, prefix in (("writer", "w"), ("reviewer", "r")):
+            paths = {e.artifact.payload.path for e in s.journal(agent=agent)}  # type: ignore[union-attr]
+            assert paths == {f"{prefix}{k}.txt" for k in range(20)}
+            assert {line.origin.actor for line in s.blame(f"{prefix}7.txt")} == {agent}

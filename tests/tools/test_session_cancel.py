@@ -1,4 +1,4 @@
-"""A cancelled call is not made: `Session.cancellable` stops a change before its commit.
+"""A cancelled call is not made: a call given a `cancel` event stops a change before its commit.
 
 The cancel is a real `threading.Event`, set before the call or from another thread while it
 runs; the commit is held at its last step by a real second writer of the state database.
@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from tool_helpers import check_error, tree, unchanged
 
-from edittools import Session, ToolResult
+from edittools import Caller, Session, ToolResult
 
 PATCH = (
     "*** Begin Patch\n*** Update File: a.py\n@@\n-one = 1\n+one = 'one'\n"
     "*** Update File: b.txt\n@@\n-beta\n+BETA\n*** End Patch\n"
 )
-CHANGES: dict[str, Callable[[Session], ToolResult]] = {
+CHANGES: dict[str, Callable[[Caller], ToolResult]] = {
     "write": lambda s: s.write("a.py", "one = 'one'\n"),
     "edit": lambda s: s.edit("a.py", "one = 1", "one = 'one'"),
     "multi_edit": lambda s: s.multi_edit("a.py", [{"old_string": "1", "new_string": "'one'"}]),
@@ -58,8 +58,10 @@ def test_a_call_cancelled_before_it_runs_changes_nothing(
     if name == "undo":
         assert not session.edit("a.py", "one = 1", "one = 'one'").is_error
     before = tree(root)
-    with unchanged(root), session.cancellable(cancelled()):
-        check_error(CHANGES[name](session), "cancelled", "nothing was written")
+    with unchanged(root):
+        check_error(
+            CHANGES[name](session.caller(cancel=cancelled())), "cancelled", "nothing was written"
+        )
     assert session.journal()[-1].value.startswith("Error (cancelled)")
     if name != "undo":  # no change went into the undo history either
         check_error(session.undo("a.py"), "nothing_to_undo")
@@ -83,8 +85,9 @@ def test_the_commit_checks_the_cancel_before_and_after_writing_the_new_content(
         if when == "before":
             cancel.set()
         results: list[ToolResult] = []
-        with unchanged(root), session.cancellable(cancel):
-            call = threading.Thread(target=lambda: results.append(CHANGES["edit"](session)))
+        caller = session.caller(cancel=cancel)
+        with unchanged(root):
+            call = threading.Thread(target=lambda: results.append(CHANGES["edit"](caller)))
             call.start()
             if when == "before":  # it stops before writing anything (then waits to journal)
                 deadline = time.monotonic() + 0.5
@@ -109,12 +112,14 @@ def test_a_streamed_edit_stops_in_its_pass(root: Path) -> None:
     (root / "big.txt").write_bytes(b"a line of a file over the size cap\n" * 30_000)  # 1 MB
     with Session(root, max_file_bytes=1 << 16, scan_chunk_bytes=4096) as session:
         assert not session.read("big.txt", limit=1).is_error
-        with unchanged(root), session.cancellable(cancelled()):
-            check_error(session.edit("big.txt", "no such line", "x"), "cancelled")
+        with unchanged(root):
+            check_error(
+                session.caller(cancel=cancelled()).edit("big.txt", "no such line", "x"), "cancelled"
+            )
         check_error(session.edit("big.txt", "no such line", "x"), "no_match")
 
 
-STREAMED_MISSES: dict[str, Callable[[Session], ToolResult]] = {
+STREAMED_MISSES: dict[str, Callable[[Caller], ToolResult]] = {
     "multi_edit": lambda s: s.multi_edit("big.txt", [{"old_string": "no such", "new_string": "x"}]),
     "apply_patch": lambda s: s.apply_patch(
         "*** Begin Patch\n*** Update File: big.txt\n@@\n-no such line\n+x\n*** End Patch\n"
@@ -129,8 +134,8 @@ def test_a_streamed_multi_edit_or_patch_stops_in_its_pass(root: Path, name: str)
     call = STREAMED_MISSES[name]
     with Session(root, max_file_bytes=1 << 16, scan_chunk_bytes=4096) as session:
         assert not session.read("big.txt", limit=1).is_error
-        with unchanged(root), session.cancellable(cancelled()):
-            check_error(call(session), "cancelled")
+        with unchanged(root):
+            check_error(call(session.caller(cancel=cancelled())), "cancelled")
         with unchanged(root):
             assert call(session).is_error  # the whole pass: not found
         assert not tree(root).keys() - {"a.py", "b.txt", "big.txt"}  # no temp file left
@@ -142,8 +147,8 @@ def test_a_cancelled_streamed_undo_puts_nothing_back(root: Path) -> None:
     with Session(root, max_file_bytes=1 << 16, scan_chunk_bytes=4096) as session:
         assert not session.read("big.txt", limit=1).is_error
         assert not session.edit("big.txt", "last = 1", "last = 2").is_error
-        with unchanged(root), session.cancellable(cancelled()):
-            check_error(session.undo("big.txt"), "cancelled")
+        with unchanged(root):
+            check_error(session.caller(cancel=cancelled()).undo("big.txt"), "cancelled")
         assert not session.undo("big.txt").is_error  # the change is still there to undo
         assert (root / "big.txt").read_bytes() == data
 
@@ -167,8 +172,7 @@ def test_a_cancel_once_the_change_is_committed_leaves_it_made(root: Path) -> Non
 
         watcher = threading.Thread(target=cancel_once_renamed)
         watcher.start()
-        with session.cancellable(cancel):
-            result = session.edit("big.py", "last = 1", "last = 2")
+        result = session.caller(cancel=cancel).edit("big.py", "last = 1", "last = 2")
         stop.set()
         watcher.join()
         assert cancel.is_set(), "the call returned before the commit was seen"

@@ -26,10 +26,12 @@ def test_a_streamed_edit_reports_bytes_that_only_grow(root: Path, every_chunk: N
     told: list[tuple[int, int, str]] = []
     with Session(root, max_file_bytes=CAP, scan_chunk_bytes=CHUNK) as s:
         s.read("big.txt")
-        with s.reporting(lambda done, total, message: told.append((done, total, message))):
-            result = s.edit("big.txt", "row 0150000 value", "row 0150000 VALUE")
+        reporting = s.caller(
+            progress=lambda done, total, message: told.append((done, total, message))
+        )
+        result = reporting.edit("big.txt", "row 0150000 value", "row 0150000 VALUE")
         assert not result.is_error, result.value
-        quiet = s.edit("big.txt", "row 0000002 value", "row 0000002 VALUE")  # outside the block
+        quiet = s.edit("big.txt", "row 0000002 value", "row 0000002 VALUE")  # another caller
         assert not quiet.is_error
     assert len(told) >= len(DATA) // CHUNK  # a report before each chunk of the scan
     dones = [done for done, _, _ in told]
@@ -46,8 +48,11 @@ def test_an_edit_of_a_small_file_reports_nothing(root: Path, every_chunk: None) 
     told: list[object] = []
     with Session(root) as s:
         s.read("small.txt")
-        with s.reporting(lambda *args: told.append(args)):
-            assert not s.edit("small.txt", "one", "two").is_error
+        assert (
+            not s.caller(progress=lambda *args: told.append(args))
+            .edit("small.txt", "one", "two")
+            .is_error
+        )
     assert told == []
 
 
@@ -59,7 +64,8 @@ def test_a_cancelled_call_still_stops_at_a_checkpoint(root: Path) -> None:
     cancel.set()
     with Session(root, max_file_bytes=CAP, scan_chunk_bytes=CHUNK) as s:
         s.read("big.txt")
-        with s.cancellable(cancel), s.reporting(lambda *args: None):
-            result = s.edit("big.txt", "row 0150000 value", "x")
+        result = s.caller(cancel=cancel, progress=lambda *args: None).edit(
+            "big.txt", "row 0150000 value", "x"
+        )
     assert result.is_error and "cancelled" in result.value
     assert (root / "big.txt").read_bytes() == DATA
