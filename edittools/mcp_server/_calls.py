@@ -1,22 +1,33 @@
-"""The tool calls a server has in flight, so that a shutdown can let them answer first."""
+"""The tool calls a server has in flight and the answers it is writing, so that a stop lets the
+calls finish and their answers reach the client first."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import anyio
 
 _POLL = 0.02
-"""Seconds between looks at the count while draining (an event would tie this to one loop)."""
+"""Seconds between looks at the counts while draining (an event would tie this to one loop)."""
+
+WRITE_WITHIN = 10.0
+"""Most seconds a drain waits, once every call has ended, for their answers to be written: the
+client reads them at its pace, and one that reads nothing must not hold the server forever."""
 
 
 class InFlight:
-    """Counts the calls being answered; `drain` closes to new calls and waits for the rest."""
+    """Counts the calls being run and the answers being written; `drain` closes to new calls and
+    waits for both."""
 
     def __init__(self) -> None:
         self.count = 0
+        """Calls being run (`with in_flight:`)."""
+        self.writing = 0
+        """Exchanges whose answer is not written yet (`answering`): an HTTP request is one."""
         self.closing = False
-        """Set by `drain`: new calls are refused from then on."""
+        """Set by a stop (or `drain`): new calls are refused from then on."""
 
     def __enter__(self) -> None:
         self.count += 1
@@ -24,9 +35,27 @@ class InFlight:
     def __exit__(self, *exc: object) -> None:
         self.count -= 1
 
-    async def drain(self, give_up: Callable[[], bool] = lambda: False) -> None:
-        """Refuse new calls and wait until every call in flight has answered, or `give_up` says
-        to stop waiting (a second Ctrl-C: a change is committed whole or not at all anyway)."""
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """Count one exchange until its answer has been handed to the connection whole."""
+        self.writing += 1
+        try:
+            yield
+        finally:
+            self.writing -= 1
+
+    async def drain(
+        self, give_up: Callable[[], bool] = lambda: False, *, write_within: float = WRITE_WITHIN
+    ) -> None:
+        """Refuse new calls, wait until every call in flight has ended, then until every answer
+        has been written (for `write_within` seconds at most), or until `give_up` says to stop
+        waiting (a second Ctrl-C: a change is committed whole or not at all anyway).
+
+        A call returns before its answer is on the wire: a stop that ended at the call's return
+        would close the stream the answer was on its way to."""
         self.closing = True
         while self.count and not give_up():
+            await anyio.sleep(_POLL)
+        deadline = time.monotonic() + write_within
+        while self.writing and not give_up() and time.monotonic() < deadline:
             await anyio.sleep(_POLL)

@@ -3,12 +3,14 @@
 Every request passes `_Guard` first: a browser page of another origin is refused (403, the
 DNS-rebinding defence the MCP spec asks for), a loopback server answers only to loopback host
 names (421), and when a token is set every request must carry it as `Authorization: Bearer`
-(401). Binding an address other than loopback requires a token. A shutdown (SIGINT or SIGTERM)
-stops taking new calls, lets the calls in flight finish and answer, then closes the streams.
+(401). Binding an address other than loopback requires a token. A stop (SIGINT or SIGTERM)
+refuses new calls at once, lets the calls in flight finish and their answers be written
+(`InFlight.drain`), and only then closes the streams and exits.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import secrets
@@ -18,6 +20,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import uvicorn
@@ -93,8 +96,10 @@ class _Guard:
         hosts: frozenset[str] | None,
         origins: frozenset[str],
         token: str | None,
+        in_flight: InFlight,
     ) -> None:
         self._app = app
+        self._in_flight = in_flight
         self._hosts = hosts
         self._origins = origins
         self._token = f"Bearer {token}".encode() if token else None
@@ -114,8 +119,11 @@ class _Guard:
             headers.get(b"authorization", b""), self._token
         ):
             await _refuse(send, 401, "a bearer token is required", bearer=True)
-        else:
+        elif scope["method"] == "GET":  # a standing stream: it has no answer to wait for
             await self._app(scope, receive, send)
+        else:
+            with self._in_flight.answering():  # the app returns once its answer is sent whole
+                await self._app(scope, receive, send)
 
 
 async def _refuse(send: Send, status: int, reason: str, *, bearer: bool = False) -> None:
@@ -132,13 +140,15 @@ async def _refuse(send: Send, status: int, reason: str, *, bearer: bool = False)
 
 def http_app(
     server: Server[Any],
+    in_flight: InFlight,
     *,
     address: Address,
     port: int,
     token: str | None,
     allow_origins: Sequence[str] = (),
 ) -> ASGIApp:
-    """The ASGI app serving `server` at `/mcp` on `address` (listening on `port`), guarded."""
+    """The ASGI app serving `server` at `/mcp` on `address` (listening on `port`), guarded;
+    `in_flight` counts the answers it is writing."""
     # The SDK's own Host/Origin check is replaced by `_Guard` (one place, exact origins);
     # it still checks a POST's content type.
     unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
@@ -146,19 +156,41 @@ def http_app(
     names = list(_LOOPBACK_NAMES) if address.loopback else [address.host]
     origins = {f"http://{name}:{port}" for name in names} | {o.rstrip("/") for o in allow_origins}
     hosts = frozenset(f"{name}:{port}" for name in names) if address.loopback else None
-    return _Guard(inner, hosts=hosts, origins=frozenset(o.lower() for o in origins), token=token)
+    return _Guard(
+        inner,
+        hosts=hosts,
+        origins=frozenset(o.lower() for o in origins),
+        token=token,
+        in_flight=in_flight,
+    )
 
 
 class _DrainingServer(uvicorn.Server):
-    """A uvicorn server whose shutdown first lets the calls in flight answer."""
+    """A uvicorn server that, asked to stop, first lets the calls in flight answer.
+
+    uvicorn's own stop sets `should_exit` at the signal, and the SDK's SSE responses end as soon
+    as they see it (sse-starlette watches it): the answer of a call still running then never
+    reaches its client, though the call completes. Here a signal only closes to new calls;
+    `should_exit` is set once every call has ended and its answer has been written
+    (`InFlight.drain`), or at a second Ctrl-C.
+    """
 
     def __init__(self, config: uvicorn.Config, in_flight: InFlight) -> None:
         super().__init__(config)
         self._in_flight = in_flight
+        self._drain: asyncio.Task[None] | None = None
 
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        await self._in_flight.drain(give_up=lambda: self.force_exit)  # set by a second SIGINT
-        await super().shutdown(sockets)
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self._in_flight.closing and sig == signal.SIGINT:
+            self.force_exit = True  # a second Ctrl-C: stop waiting
+        self._in_flight.closing = True  # a plain flag: a signal handler starts nothing
+
+    async def on_tick(self, counter: int) -> bool:
+        if self._in_flight.closing and self._drain is None:
+            self._drain = asyncio.create_task(self._in_flight.drain(lambda: self.force_exit))
+        if self._drain is not None and self._drain.done():
+            self.should_exit = True
+        return await super().on_tick(counter)
 
 
 def run_http(
@@ -179,7 +211,9 @@ def run_http(
     listener.bind((address.host, address.port))
     listener.listen(2048)  # connections wait in the backlog until uvicorn serves them
     port = listener.getsockname()[1]
-    app = http_app(server, address=address, port=port, token=token, allow_origins=allow_origins)
+    app = http_app(
+        server, in_flight, address=address, port=port, token=token, allow_origins=allow_origins
+    )
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -187,8 +221,8 @@ def run_http(
         timeout_graceful_shutdown=_CLOSE_STREAMS_AFTER,
     )
     print(f"edittools: serving MCP at {address.url(port)}", file=sys.stderr, flush=True)
-    # uvicorn raises the stopping signal again once it has shut down, to the handler it found:
-    # a quiet one here, so a stop asked for ends the process normally (status 0).
+    # A signal that lands once uvicorn has put back the handlers it found is taken quietly: the
+    # stop is under way, and it ends the process normally (status 0).
     previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         _DrainingServer(config, in_flight).run(sockets=[listener])
@@ -199,7 +233,7 @@ def run_http(
 
 
 def _stopped(sig: int, frame: object) -> None:
-    """The handler uvicorn hands a stopping signal back to: the stop is already done."""
+    """The handler of a stopping signal outside uvicorn's run: the stop is already under way."""
 
 
 def new_token() -> str:

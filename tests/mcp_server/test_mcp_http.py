@@ -5,6 +5,7 @@ flight answer."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -14,6 +15,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx2
@@ -196,38 +198,88 @@ def test_an_address_beyond_loopback_gets_a_token_made_and_printed_once(root: Pat
         assert _post(url, {"authorization": f"Bearer {server.token}"}).status_code == 200
 
 
-def test_a_shutdown_lets_the_call_in_flight_answer(root: Path) -> None:
+def _big_file(root: Path) -> Path:
+    """A 160 MB file, large enough that an edit of its last line is still running when a signal
+    sent at the edit's first progress report lands."""
     big = root / "big.txt"
-    with big.open("w") as out:  # large enough that the edit is still running when the signal lands
+    with big.open("w") as out:
         line = "filler " * 15 + "\n"
         for _ in range(1_500_000):
             out.write(line)
         out.write("the end\n")
+    return big
+
+
+_LAST_LINE = {"path": "big.txt", "offset": 1_500_001, "limit": 1}
+_EDIT_END = {"path": "big.txt", "old_string": "the end", "new_string": "THE END"}
+
+
+def test_a_shutdown_lets_the_call_in_flight_answer(root: Path) -> None:
+    big = _big_file(root)
 
     async def edit_then_stop(server: Served) -> types.CallToolResult:
         async with client(server.url, "slow") as s:
-            await s.call_tool("read", {"path": "big.txt", "offset": 1_500_001, "limit": 1})
-            async with anyio.create_task_group() as tasks:
-                box: list[types.CallToolResult] = []
+            await s.call_tool("read", _LAST_LINE)
 
-                async def call() -> None:
-                    box.append(
-                        await s.call_tool(
-                            "edit",
-                            {"path": "big.txt", "old_string": "the end", "new_string": "THE END"},
-                        )
-                    )
+            async def stop_once_running(done: float, total: float | None, said: str | None) -> None:
+                if not stopped:  # the edit is running
+                    stopped.append(True)
+                    server.proc.send_signal(signal.SIGTERM)
 
-                tasks.start_soon(call)
-                await anyio.sleep(0.15)  # the request is on its way
-                server.proc.send_signal(signal.SIGTERM)
-            return box[0]
+            stopped: list[bool] = []
+            result = await s.call_tool("edit", _EDIT_END, progress_callback=stop_once_running)
+            assert stopped, "the edit answered before it reported progress: no stop during it"
+            return result
 
     with served(root) as server:
         result = anyio.run(edit_then_stop, server)
         assert server.proc.wait(timeout=30) == 0
     assert not result.is_error, text(result)
     assert big.read_text().endswith("THE END\n")
+
+
+def _messages(lines: list[str]) -> list[dict[str, Any]]:
+    """The JSON-RPC messages of a response body: each SSE event's data, or the JSON body."""
+    data = [line[5:].strip() for line in lines if line.startswith("data:")]
+    return [json.loads(d) for d in data if d] if data else [json.loads("".join(lines))]
+
+
+def _rpc(url: str, headers: dict[str, str], message: dict[str, Any]) -> httpx2.Response:
+    return httpx2.post(url, json={"jsonrpc": "2.0", **message}, headers=headers, timeout=60)
+
+
+def test_a_stop_during_a_committed_edit_sends_its_whole_answer_before_exiting(
+    root: Path,
+) -> None:
+    # Found: the change was written and the server exited 0, but the client got HTTP 200 with an
+    # empty body (the SSE stream closed at the signal), so a client that retried duplicated it.
+    big = _big_file(root)
+    with served(root) as server:
+        opened = _post(server.url, {})
+        assert opened.status_code == 200
+        headers = {**_HEADERS, "mcp-session-id": opened.headers["mcp-session-id"]}
+        _rpc(server.url, headers, {"method": "notifications/initialized"})
+        read = _rpc(server.url, headers, {"id": 2, "method": "tools/call", "params": {
+            "name": "read", "arguments": _LAST_LINE}})  # fmt: skip
+        assert "the end" in read.text
+        edit = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "edit", "arguments": _EDIT_END, "_meta": {"progressToken": "p"}}}  # fmt: skip
+        body: list[str] = []
+        stopped = False
+        with httpx2.stream("POST", server.url, json=edit, headers=headers, timeout=60) as answer:
+            assert answer.status_code == 200
+            for line in answer.iter_lines():
+                body.append(line)
+                if "notifications/progress" in line and not stopped:
+                    server.proc.send_signal(signal.SIGTERM)  # the edit is running
+                    stopped = True
+        assert server.proc.wait(timeout=30) == 0
+    assert stopped, "the edit answered before it reported progress: no stop during it"
+    assert big.read_text().endswith("THE END\n")
+    (result,) = [m for m in _messages(body) if m.get("id") == 3]
+    assert result["result"]["isError"] is False, result
+    assert "big.txt" in result["result"]["content"][0]["text"]
+    assert result["result"]["_meta"]["edittools/result"]["artifact"]["kind"] == "diff"
 
 
 def test_listen_addresses_parse() -> None:
@@ -314,3 +366,31 @@ def test_a_drain_waits_for_the_calls_in_flight_unless_told_to_give_up() -> None:
 
     waited, gave_up = anyio.run(scenario)
     assert waited >= 0.15 and gave_up < 0.1
+
+
+def test_a_drain_waits_for_the_answers_being_written_after_the_calls_within_a_bound() -> None:
+    from edittools.mcp_server._calls import InFlight
+
+    async def scenario() -> tuple[float, float]:
+        in_flight = InFlight()
+        writing = in_flight.answering()
+        writing.__enter__()  # a call has returned; its answer is written 0.2 s later
+
+        async def written() -> None:
+            await anyio.sleep(0.2)
+            writing.__exit__(None, None, None)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(written)
+            began = time.monotonic()
+            await in_flight.drain()
+            waited = time.monotonic() - began
+        with in_flight.answering():  # a client that never reads its answer: the bound ends it
+            began = time.monotonic()
+            with anyio.fail_after(5):
+                await in_flight.drain(write_within=0.1)
+            bounded = time.monotonic() - began
+        return waited, bounded
+
+    waited, bounded = anyio.run(scenario)
+    assert waited >= 0.15 and 0.05 <= bounded < 1
