@@ -25,7 +25,9 @@ class SessionOptions:
     over `syntax_max_bytes` are not checked, and a check stops after `syntax_budget` seconds of
     parsing (the change is still made; its result says it was not checked). `allow_git_writes`
     lifts the rule that refuses writes under `.git/` (git runs hooks and reads its config as code,
-    so a tool writing there can make git run code). A diff artifact carries its full old and new texts inline only when both together
+    so a tool writing there can make git run code); `allow_readonly_writes` lifts the rule that
+    refuses to replace or remove a file the caller could not write in place (a read-only file, or
+    another user's). A diff artifact carries its full old and new texts inline only when both together
     are at most `inline_text_bytes`; it refers to them by id anyway.
     `checkpoint_on_start` takes a checkpoint when the session opens (reused when nothing changed
     since the newest one); tools that only look at checkpoints turn it off.
@@ -43,6 +45,7 @@ class SessionOptions:
     require_read: bool = True
     tolerant: bool = True
     allow_git_writes: bool = False
+    allow_readonly_writes: bool = False
     max_file_bytes: int = 64 * MiB
     read_line_limit: int = 2000
     read_line_chars: int = 2000

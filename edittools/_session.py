@@ -244,7 +244,8 @@ class Session(Caller):
     else `$EDITTOOLS_STATE_DIR`, else the user's state directory — never inside the root);
     `Session(sandbox=sb)` uses an existing one. Options (see `SessionOptions`) may be given whole or
     as keywords, e.g. `Session(root, require_read=False)`. Writes under `.git/` are refused unless
-    `allow_git_writes=True` (with `sandbox=`, the sandbox must have been opened with it too).
+    `allow_git_writes=True`, and files the caller could not write in place are not replaced unless
+    `allow_readonly_writes=True` (with `sandbox=`, the sandbox must have been opened with each).
 
     A session holds descriptors, the state database and any watcher it started until `close()`:
     use `with Session(root) as s:`. One dropped unclosed releases them when it is collected, with
@@ -273,6 +274,7 @@ class Session(Caller):
                 state_dir=state_dir,
                 max_read_bytes=options.max_file_bytes,
                 allow_git_writes=options.allow_git_writes,
+                allow_readonly_writes=options.allow_readonly_writes,
             )
         elif state_dir is not None:
             raise ValueError("state_dir belongs to the sandbox: give it to Sandbox(...)")
@@ -280,8 +282,16 @@ class Session(Caller):
             raise ValueError(
                 "allow_git_writes=True needs a sandbox opened with allow_git_writes=True"
             )
+        elif options.allow_readonly_writes and not sandbox.allow_readonly_writes:
+            raise ValueError(
+                "allow_readonly_writes=True needs a sandbox opened with allow_readonly_writes=True"
+            )
         else:
-            options = replace(options, allow_git_writes=sandbox.allow_git_writes)
+            options = replace(
+                options,
+                allow_git_writes=sandbox.allow_git_writes,
+                allow_readonly_writes=sandbox.allow_readonly_writes,
+            )
         self._sandbox = sandbox
         # A session is its own caller, with no context but its `agent` option. It holds no
         # reference to itself, so one dropped unclosed is released as soon as it is unreachable.

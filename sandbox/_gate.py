@@ -12,7 +12,9 @@ as `.git` in any letter case and with the code points HFS+ ignores, since on a c
 HFS+ volume those spell the same folder. A folder git would take for a repository by its contents
 alone (a bare repository: `HEAD` beside `objects/` and `refs/`, or beside `commondir`) is protected
 the same way, and so is a write that would complete one, since git finds such a folder while
-searching upwards from any folder below it. The small checks and errors that every file operation
+searching upwards from any folder below it. And an existing file the caller could not write in
+place is not replaced, removed or renamed over (permission) unless that rule was lifted too: a temp
+file renamed over it needs only the folder's write permission. The small checks and errors that every file operation
 shares after resolving live here too.
 """
 
@@ -99,12 +101,14 @@ class PathGate:
         state_name: str,
         deny: list[str],
         allow_git_writes: bool = False,
+        allow_readonly_writes: bool = False,
     ) -> None:
         self._paths = paths
         self._state_name = state_name
         self._spec = _deny_spec(deny) if deny else None
         # A root that is itself inside a .git folder is all git's: every write there is protected.
         self._protect_git = not allow_git_writes
+        self._protect_readonly = not allow_readonly_writes
         self._root_in_git = in_git("/".join(paths.root_parts)) or _in_bare_git(paths.root)
 
     def is_denied(self, relpath: str) -> bool:
@@ -237,6 +241,9 @@ class PathGate:
                 if self.is_protected(rel):
                     r.close()
                     raise _protected(rel)
+            if self._protect_readonly and not _may_write(r):
+                r.close()
+                raise _read_only(r)
         return r
 
     def remove_made(self, folders: list[str]) -> None:
@@ -297,6 +304,23 @@ def _exists_in(fd: int) -> Callable[[str], bool]:
     return exists
 
 
+def _may_write(r: Resolved) -> bool:
+    """Whether the caller could write the existing regular file `r` names in place (anything
+    else passes: a new name, a folder, a link being removed).
+
+    The kernel answers for the caller's user and groups (mode bits, owner, ACLs, an immutable
+    file, a read-only mount). A temp file renamed over the file needs only the folder's write
+    permission, so without this a file the caller may not write would be replaced all the same.
+    The kernel lets a privileged caller (root) write any file: for it, a file with no write bit
+    at all is read-only on purpose, as editors take it.
+    """
+    if r.name is None or r.stat is None or not stat.S_ISREG(r.stat.st_mode):
+        return True
+    if not r.stat.st_mode & 0o222:
+        return False
+    return os.access(r.name, os.W_OK, dir_fd=r.dir_fd, effective_ids=True, follow_symlinks=False)
+
+
 def check_root(root: PathArg) -> str:
     """The root path as text; invalid_path when it is not a path, holds a NUL or cannot be encoded."""
     try:
@@ -354,6 +378,24 @@ def _protected(rel: str) -> SandboxError:
         "files of the work tree instead; if this write is really intended, lift the rule "
         "explicitly (allow_git_writes=True, or --allow-git-writes on the command line).",
         path=rel,
+    )
+
+
+def _read_only(r: Resolved) -> SandboxError:
+    assert r.stat is not None
+    mode, owner = stat.S_IMODE(r.stat.st_mode), r.stat.st_uid
+    why = (
+        f"{r.rel!r} is read-only (mode {mode:04o}: no one may write it)"
+        if not mode & 0o222
+        else f"The system refused this process write access to {r.rel!r} (mode {mode:04o}, "
+        f"owner uid {owner}; this process runs as uid {os.geteuid()})"
+    )
+    return SandboxError(
+        "permission",
+        f"{why}: the tools do not replace a file that could not be written in place. Leave it "
+        "as it is, or make it writable first (chmod u+w); if replacing it is really intended, "
+        "lift the rule explicitly (allow_readonly_writes=True).",
+        path=r.rel,
     )
 
 

@@ -71,7 +71,10 @@ class Sandbox:
     resolved beneath that descriptor. `deny` takes gitignore-style patterns matched on the resolved
     relative path; a `.edittools/` folder in the root (where older versions kept state) is always
     denied, and never read as state. Writes under `.git` folders are refused (protected) unless
-    `allow_git_writes` lifts that rule; reads there stay allowed. `resolver` picks "openat2",
+    `allow_git_writes` lifts that rule; reads there stay allowed. A file the caller could not
+    write in place (its mode, owner or ACL say so, or root's file with no write bit) is not
+    replaced or removed either (permission), since the temp file renamed over it needs only the
+    folder's permission; `allow_readonly_writes` lifts that rule. `resolver` picks "openat2",
     "walker" or "auto" (openat2 where the kernel offers it). A file's lock held by another
     process is waited for `lock_timeout` seconds at most, then the call fails with `busy`.
 
@@ -99,6 +102,7 @@ class Sandbox:
         max_read_bytes: int = 64 * 1024 * 1024,
         resolver: ResolverName = "auto",
         allow_git_writes: bool = False,
+        allow_readonly_writes: bool = False,
         lock_timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         spelled = os.path.abspath(check_root(root))
@@ -122,6 +126,7 @@ class Sandbox:
         self.root = pathlib.Path(real)
         self._max_read_bytes = [max_read_bytes]
         self._allow_git_writes = allow_git_writes
+        self._allow_readonly_writes = allow_readonly_writes
         try:
             self._paths = held.paths = PathResolver(real, fd, resolver=resolver)
             self._paths.add_alias(spelled)
@@ -130,6 +135,7 @@ class Sandbox:
                 state_name=_IN_ROOT_STATE,
                 deny=list(deny),
                 allow_git_writes=allow_git_writes,
+                allow_readonly_writes=allow_readonly_writes,
             )
             self._state = held.state = StateDir(self._paths, real, state_base(state_dir))
             self.state_path = self._state.path
@@ -188,6 +194,11 @@ class Sandbox:
     def allow_git_writes(self) -> bool:
         """Whether the rule refusing writes under `.git` was lifted for this sandbox."""
         return self._allow_git_writes
+
+    @property
+    def allow_readonly_writes(self) -> bool:
+        """Whether the rule refusing to replace files the caller could not write was lifted."""
+        return self._allow_readonly_writes
 
     def is_denied(self, relpath: str) -> bool:
         """Whether a resolved relative path matches a deny pattern or lies in `.edittools/`."""

@@ -137,7 +137,8 @@ def test_a_write_failing_midway_rolls_back_every_file(tmp_path: Path) -> None:
         "*** Update File: b.txt\n*** Move to: b2.txt\n@@\n-one\n+ONE\n"
         "*** Update File: z/locked.txt\n@@\n-locked\n+unlocked\n*** End Patch\n"
     )
-    with Session(tmp_path, require_read=False) as s:
+    # Lifted, so that the file is not refused up front as one the caller could not write.
+    with Session(tmp_path, require_read=False, allow_readonly_writes=True) as s:
         with immutable(tmp_path / "z" / "locked.txt"):
             result = s.apply_patch(patch)
         # The last file could not be written for real; everything written before it was put back.

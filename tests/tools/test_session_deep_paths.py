@@ -47,7 +47,10 @@ def test_a_failed_patch_removes_the_folders_it_made_in_linear_work(
             "*** Update File: z/locked.txt\n@@\n-locked\n+unlocked\n*** End Patch\n"
         )
         with (
-            Session(root, state_dir=tmp_path / "state", require_read=False) as s,
+            # Lifted: the write must fail for real, after the folders were made.
+            Session(
+                root, state_dir=tmp_path / "state", require_read=False, allow_readonly_writes=True
+            ) as s,
             immutable(root / "z" / "locked.txt"),
             counter.counting(),
         ):

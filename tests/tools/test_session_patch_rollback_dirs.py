@@ -25,7 +25,9 @@ def make(root: Path, files: dict[str, str], folders: tuple[str, ...] = ()) -> No
 def failing(root: Path, sections: str) -> Iterator[tuple[Session, dict[str, bytes | str]]]:
     """Apply `sections` followed by an update of a file that cannot be written for real."""
     before = tree(root)
-    with Session(root, require_read=False) as s:
+    # The rule that refuses files the caller could not write is lifted: the write must fail
+    # for real, midway through the commit.
+    with Session(root, require_read=False, allow_readonly_writes=True) as s:
         with immutable(root / "z" / "locked.txt"):
             result = s.apply_patch(f"*** Begin Patch\n{sections}{LOCKED_UPDATE}*** End Patch\n")
         assert result.is_error
