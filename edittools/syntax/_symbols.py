@@ -4,13 +4,16 @@ One walk of the tree tree-sitter parsed (through `_trees.parse`, the package's o
 boundary) finds, for each language, the nodes that define something: functions, methods,
 classes and their kin. A definition's span takes in what belongs to it: Python decorators (the
 `decorated_definition` around it), Rust attributes, and the comments directly above it with no
-blank line between (doc comments in every language). Names are cut from our own bytes by byte
+blank line between (doc comments in every language), up to one that holds code put away
+(`# old_call(x)`, `// foo();`): that is not a word about the definition, and goes on standing
+where it is when the definition is replaced. Names are cut from our own bytes by byte
 range, never read through the binding. No queries: the grammars' `tags.scm` files filter with
 text predicates, which the binding evaluates by reading node text.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -251,9 +254,39 @@ def _lead(node: Node, source: bytes) -> int:
         begin = source.rfind(b"\n", 0, sibling.start_byte) + 1
         if source[begin : sibling.start_byte].strip():
             break  # it ends a line of other code
+        if "comment" in sibling.type and _put_away(source[sibling.start_byte : sibling.end_byte]):
+            break  # code put away in a comment, not a word about this definition
         start, line = sibling.start_byte, sibling.start_point[0]
         sibling = sibling.prev_named_sibling
     return source.rfind(b"\n", 0, start) + 1
+
+
+_DOC_MARKS = (b"///", b"//!", b"/**", b"/*!", b"#:")
+"""How doc comments begin where a language marks them (Rust, Javadoc, JSDoc, Doxygen, Sphinx)."""
+_MARKERS = re.compile(rb"^\s*(?:#+|//+!?|/\*+!?|\*+(?!/))?\s*(.*?)\s*(?:\*+/)?\s*$")
+"""A line of a comment: its comment markers, then its text."""
+_CODE = re.compile(
+    rb"""[;{}]$                                  # ends a statement, opens or closes a block
+    | ^[\w.$:>\[\]-]+\s*\(.*\)$                # a call and nothing else: old_call(x)
+    | ^[\w.$\[\]]+\s*[-+*/%|&^]?=(?!=)          # an assignment: y = compute(x)
+    | ^(?:def|class|if|elif|else|for|while|with|try|except)\b.*:$  # a Python block's header""",
+    re.VERBOSE,
+)
+"""A line of a comment that reads as code, not as words."""
+
+
+def _put_away(comment: bytes) -> bool:
+    """Whether a comment directly above a definition holds code put away (`# old_call(x)`,
+    `// foo();`) rather than words about the definition. Comments a language marks as doc
+    (`///`, `/**`) are words; any other is code when one of its lines reads as code. Such a
+    comment is not part of the definition: replacing or removing it leaves the code there."""
+    if comment.startswith(_DOC_MARKS) and not comment.startswith(b"/**/"):
+        return False
+    for line in comment.split(b"\n"):
+        found = _MARKERS.match(line)
+        if found is not None and _CODE.search(found.group(1)):
+            return True
+    return False
 
 
 def _body_node(definition: Node) -> Node | None:

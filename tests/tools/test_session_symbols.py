@@ -366,3 +366,49 @@ def test_doc_comments_and_attributes_go_with_their_definition(
     (root / name).write_text(SAMPLES[name][0])
     rows = session.symbols(name).artifact.payload.rows  # type: ignore[union-attr]
     assert [row[:2] for row in rows if row[3] == path] == [lines]
+
+
+COMMENTED_OUT = {
+    # name: (the lines above the definition that are code put away, its doc comment, the
+    # definition, its name, the new text)
+    "c.py": ("# old_call(x)\n# y = compute(x)\n", "# Adds.\n", "def add(a, b):\n    return a + b\n",
+             "add", "def add(a, b):\n    return b + a"),
+    "c.js": ("// foo();\n", "/** Adds. */\n", "function add(a, b) {\n  return a + b;\n}\n",
+             "add", "function add(a, b) {\n  return b + a;\n}"),
+    "c.go": ("package main\n\n// fmt.Println(x)\n", "// Add adds.\n",
+             "func Add(a, b int) int {\n\treturn a + b\n}\n", "Add",
+             "func Add(a, b int) int {\n\treturn b + a\n}"),
+    "c.rs": ("// let old = add(1, 2);\n", "/// Adds.\n", "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+             "add", "fn add(a: i32, b: i32) -> i32 {\n    b + a\n}"),
+    "c.c": ("/* int old = 1; */\n", "/* adds */\n", "int add(int a, int b) {\n  return a + b;\n}\n",
+            "add", "int add(int a, int b) {\n  return b + a;\n}"),
+    "C.java": ("class C {\n  // if (x) {\n", "  /** Adds. */\n",
+               "  int add(int a, int b) {\n    return a + b;\n  }\n", "C.add",
+               "int add(int a, int b) {\n  return b + a;\n}"),
+    "c.rb": ("# puts(x)\n", "# Adds.\n", "def add(a, b)\n  a + b\nend\n", "add",
+             "def add(a, b)\n  b + a\nend"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(COMMENTED_OUT))
+def test_commented_out_code_above_a_definition_is_not_replaced_with_it(
+    root: Path, session: Session, name: str
+) -> None:
+    """The doc comment directly above goes with the definition; code put away in comments above
+    it is not part of it: replacing (or removing) the definition leaves that code where it is."""
+    put_away, doc, definition, symbol, new = COMMENTED_OUT[name]
+    tail = "}\n" if name == "C.java" else ""
+    source = put_away + doc + definition + tail
+    (root / name).write_text(source)
+    first = source[: source.index(doc)].count("\n") + 1
+    rows = session.symbols(name).artifact.payload.rows  # type: ignore[union-attr]
+    assert [row[0] for row in rows if row[3] == symbol] == [first]  # the doc comment only
+    session.read(name)
+    result = session.edit_symbol(name, symbol, new)
+    assert not result.is_error, result.value
+    indent = "  " if name == "C.java" else ""
+    replaced = "\n".join(indent + line for line in new.split("\n")) + "\n"
+    assert (root / name).read_text() == put_away + replaced + tail
+    session.read(name)
+    assert not session.edit_symbol(name, symbol, "").is_error
+    assert (root / name).read_text().startswith(put_away)
