@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import mmap
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from edittools.diff._budget import charged
@@ -113,30 +115,32 @@ def line_diff(
     """
     if operation is None:
         operation = operation_of(old is not None, new is not None, "", None)
-    old_data, new_data = _engine_data(old), _engine_data(new)
-    old_bytes = b"" if old_data is None else old_data
-    new_bytes = b"" if new_data is None else new_data
-    old_checked = checked[0] and old is not None
-    new_checked = checked[1] and new is not None
-    binary = old_checked and is_binary(old_bytes)
-    if new_checked and not old_checked:
-        binary = is_binary(new_bytes)
-    if binary:
-        return _binary(old_bytes, new_bytes, operation)
-    with charged(budget) as budget:
-        deadline = None if budget is None else time.monotonic() + budget
-        if not hunks:
-            return _counted(old_bytes, new_bytes, operation, old_checked and new_checked, deadline)
-        from edittools.diff._heading import Headings
-        from edittools.diff._hunks import plain_hunks
+    with _engine_data(old) as old_data, _engine_data(new) as new_data:
+        old_bytes = b"" if old_data is None else old_data
+        new_bytes = b"" if new_data is None else new_data
+        old_checked = checked[0] and old is not None
+        new_checked = checked[1] and new is not None
+        binary = old_checked and is_binary(old_bytes)
+        if new_checked and not old_checked:
+            binary = is_binary(new_bytes)
+        if binary:
+            return _binary(old_bytes, new_bytes, operation)
+        with charged(budget) as budget:
+            deadline = None if budget is None else time.monotonic() + budget
+            if not hunks:
+                return _counted(
+                    old_bytes, new_bytes, operation, old_checked and new_checked, deadline
+                )
+            from edittools.diff._heading import Headings
+            from edittools.diff._hunks import plain_hunks
 
-        with collector_paused():
-            changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
-            if old_checked and new_checked and _changed_binary(new_bytes, changes):
-                return _binary(old_bytes, new_bytes, operation)
-            heading = Headings(old_bytes, path).above if changes and old_bytes else None
-            built = plain_hunks(old_bytes, new_bytes, changes, context=context, heading=heading)
-    return LineDiff(operation, built, minimal, binary=False, identical=not changes)
+            with collector_paused():
+                changes, minimal = line_changes(old_bytes, new_bytes, deadline=deadline)
+                if old_checked and new_checked and _changed_binary(new_bytes, changes):
+                    return _binary(old_bytes, new_bytes, operation)
+                heading = Headings(old_bytes, path).above if changes and old_bytes else None
+                built = plain_hunks(old_bytes, new_bytes, changes, context=context, heading=heading)
+        return LineDiff(operation, built, minimal, binary=False, identical=not changes)
 
 
 def _counted(
@@ -155,12 +159,19 @@ def _counted(
     return LineDiff(operation, [], minimal, False, identical, (added, removed))
 
 
-def _engine_data(side: bytes | mmap.mmap | None) -> bytes | None:
-    """What the engine diffs for one side: bytes as they are, a memory map seen as `Mapped`."""
-    if isinstance(side, mmap.mmap):
-        # Mapped has the bytes methods the engine calls, over bounded slices of the map.
-        return cast(bytes, Mapped(side))
-    return None if side is None else bytes(side)
+@contextmanager
+def _engine_data(side: bytes | mmap.mmap | None) -> Iterator[bytes | None]:
+    """What the engine diffs for one side: bytes as they are, a memory map seen as `Mapped`
+    (whose view of the map ends with the block, so the map's owner can close it)."""
+    if not isinstance(side, mmap.mmap):
+        yield None if side is None else bytes(side)
+        return
+    # Mapped has the bytes methods the engine calls, over bounded slices of the map.
+    mapped = Mapped(side)
+    try:
+        yield cast(bytes, mapped)
+    finally:
+        mapped.release()
 
 
 def _binary(old: bytes, new: bytes, operation: Operation) -> LineDiff:

@@ -13,12 +13,21 @@ from diff_corpus import Case, corpus, large_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import edittools.diff._files as files_module
+import edittools.diff._line_diff as line_diff_module
 import edittools.diff._mapped as mapped_module
 from edittools.diff import DiffError, diff_buffers, diff_files, diff_texts
 
 CASES = [
     case for case in corpus() + large_corpus() if case.old is not None and case.new is not None
 ]
+
+
+@pytest.fixture(autouse=True)
+def _map_every_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Map every file that is not empty, as files of 16 MiB and more are: the mapped path is the
+    one these tests are about (an empty file cannot be mapped; it is read)."""
+    monkeypatch.setattr(files_module, "_MAP_FROM", 1)
 
 
 def _write(tmp_path: Path, old: bytes, new: bytes) -> tuple[Path, Path]:
@@ -140,3 +149,22 @@ def test_buffers_take_a_map_and_bytes_together(tmp_path: Path) -> None:
     with a.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
         payload = diff_buffers(data, b"a\nB\nc\n", path="f")
     assert payload == diff_texts(b"a\nb\nc\n", b"a\nB\nc\n", path="f", include_texts=False)
+
+
+def test_the_maps_close_when_the_engine_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's view of a map ends with the diff, even one that raised: the error is the
+    engine's own, and a caller's map closes after (a live view makes close raise BufferError)."""
+
+    def fail(*_: object, **__: object) -> None:
+        raise RuntimeError("stopped")
+
+    monkeypatch.setattr(line_diff_module, "line_changes", fail)
+    a, b = _write(tmp_path, b"a\nb\nc\n", b"a\nB\nc\n")
+    with pytest.raises(RuntimeError, match="stopped"):
+        diff_files(a, b)
+    with a.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        with pytest.raises(RuntimeError, match="stopped"):
+            diff_buffers(data, data, path="f")
+        data.close()
