@@ -7,9 +7,10 @@ the ratio to ``git diff --no-index``, the +N/-N each engine reports and its peak
 maximum resident size for processes, and for in-process engines the peak of memory allocated by
 the call (inputs already in memory; measured in a separate, untimed run with tracemalloc).
 
-Usage: ``python benchmarks/bench_diff.py [--quick] [--cases NAME,...] [--huge] [--trees
-[--repeat N]]``.
-``--huge`` runs only the memory-mapped diff of a 10M-line pair (see ``huge_files.py``);
+Usage: ``python benchmarks/bench_diff.py [--quick] [--cases NAME,...] [--huge [--lines N]]
+[--trees] [--repeat N]``.
+``--huge`` runs only the memory-mapped diff of a 10M-line pair (see ``huge_files.py``; ``--lines``
+sets its size, 44 bytes a line);
 ``--trees`` only the diff of two releases' source trees (see ``release_trees.py``). The corpus
 is generated with a fixed seed into ``benchmarks/.corpus/`` (git-ignored) on first use. ``--quick`` uses fewer
 repeats and skips the slowest reference runs; it finishes in well under a minute.
@@ -285,17 +286,24 @@ def main() -> None:
         "--trees", action="store_true", help="only two releases' source trees (downloads them)"
     )
     parser.add_argument(
+        "--lines",
+        type=int,
+        default=huge_files.LINES,
+        help="with --huge: lines of each file of the pair (default: 10,000,000; 44 bytes a line)",
+    )
+    parser.add_argument(
         "--repeat",
         type=int,
-        default=9,
-        help="with --trees: runs of each command (more give a steadier median on a busy machine)",
+        default=None,
+        help="with --trees or --huge: runs of each command (default: 9 and 3; more give a "
+        "steadier median on a busy machine)",
     )
     args = parser.parse_args()
     if args.huge:
-        huge_files.bench()
+        huge_files.bench(args.lines, args.repeat or 3)
         return
     if args.trees:
-        release_trees.bench(args.repeat)
+        release_trees.bench(args.repeat or 9)
         return
     names = set(args.cases.split(",")) if args.cases else None
     started = time.perf_counter()

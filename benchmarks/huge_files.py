@@ -1,25 +1,32 @@
 """The huge-file case of ``bench_diff.py --huge``: a 10M-line pair with 100 scattered edits.
 
-Each engine runs as its own process on the same two files: ``edittools diff`` (memory-mapped),
-``git diff --no-index`` and GNU ``diff``. Wall time, +N/-N and two memory figures are measured
-for each: the peak resident size (``ru_maxrss``; for edittools it includes the file pages the
-kernel maps from its cache, which are shared and reclaimable) and the peak *anonymous* resident
-memory (``RssAnon``, the memory the process itself allocated), sampled from ``/proc`` every
-millisecond while the process runs. The files are generated once, with a fixed seed, under the
+Each engine runs as its own process on the same two files: the installed ``edittools diff``
+(memory-mapped), ``git diff --no-index`` and GNU ``diff``, in turn, `repeats` rounds (a shared
+machine drifts: each round's runs see about the same load). Wall time, +N/-N and two memory
+figures are measured for each run: the peak resident size (``ru_maxrss``; for edittools it
+includes the file pages the kernel maps from its cache, which are shared and reclaimable) and the
+peak *anonymous* resident memory (``RssAnon``, the memory the process itself allocated), sampled
+from ``/proc`` every millisecond while the process runs. The table gives the minimum and median
+wall time, the ratio of the medians to git's, the median of each run's ratio to git's run of the
+same round ("paired"), and the load average before and after. The package's bytecode is compiled
+first, as an installed package's is. The files are generated once, with a fixed seed, under the
 system's temporary folder (never in the repository), and reused by later runs.
 """
 
 from __future__ import annotations
 
+import compileall
 import os
 import random
+import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from release_trees import program
 
 MiB = 1024 * 1024
 LINES = 10_000_000
@@ -131,31 +138,50 @@ def count_unified(text: bytes) -> tuple[int, int]:
     return added, removed
 
 
-def bench(lines: int = LINES) -> None:
-    """Generate (or reuse) the pair and print one table of the three engines."""
+def bench(lines: int = LINES, repeats: int = 3) -> None:
+    """Generate (or reuse) the pair and print one table of the three engines, run in turn."""
     folder = Path(tempfile.gettempdir()) / "edittools-bench-huge"
     old, new = generate(folder, lines)
     size = old.stat().st_size + new.stat().st_size
+    compileall.compile_dir(Path(__file__).resolve().parent.parent / "edittools", quiet=1)
     # Warm the page cache for every engine alike.
     for path in (old, new):
         with open(path, "rb") as handle:
             while handle.read(16 * MiB):
                 pass
-    env_cli = [sys.executable, "-m", "edittools", "diff", "--context", "3"]
-    rows = [
-        run("edittools diff (mmap)", [*env_cli, str(old), str(new)]),
-        run("git diff --no-index", ["git", "diff", "--no-index", str(old), str(new)]),
-        run("GNU diff -u", ["diff", "-u", str(old), str(new)]),
-    ]
-    git = rows[1].seconds
+    pair = [str(old), str(new)]
+    commands = {
+        "edittools diff (mmap)": [*program(), "diff", "--context", "3", *pair],
+        "git diff --no-index": ["git", "diff", "--no-index", *pair],
+        "GNU diff -u": ["diff", "-u", *pair],
+    }
+    load_before = os.getloadavg()[0]
+    runs: dict[str, list[HugeRow]] = {name: [] for name in commands}
+    for _ in range(repeats):
+        for name, argv in commands.items():
+            runs[name].append(run(name, argv))
+    load_after = os.getloadavg()[0]
+    git_times = [row.seconds for row in runs["git diff --no-index"]]
+    git = statistics.median(git_times)
     print(
         f"\n## huge pair: {lines:,} lines, {EDITS} scattered edits ({size / MiB:.0f} MiB of input)"
     )
     print(
-        f"{'engine':<24} {'wall':>9} {'x git':>7} {'+N/-N':>11} {'peak RSS':>10} {'peak anon':>10}"
+        f"{repeats} interleaved runs each; load average (1 min) {load_before:.2f} before, "
+        f"{load_after:.2f} after, on {os.cpu_count()} CPUs"
     )
-    for row in rows:
+    print(
+        f"{'engine':<24} {'min':>8} {'median':>8} {'x git':>7} {'paired':>7} {'+N/-N':>11} "
+        f"{'peak RSS':>10} {'peak anon':>10}"
+    )
+    for name, rows in runs.items():
+        times = [row.seconds for row in rows]
+        median = statistics.median(times)
+        paired = statistics.median(t / beside for t, beside in zip(times, git_times, strict=True))
+        counts = {(row.added, row.removed) for row in rows}
+        added, removed = counts.pop() if len(counts) == 1 else (-1, -1)  # -1: runs disagree
         print(
-            f"{row.engine:<24} {row.seconds:>8.2f}s {row.seconds / git:>7.3f} "
-            f"{f'+{row.added}/-{row.removed}':>11} {row.peak_rss:>8.1f}Mi {row.peak_anon:>8.1f}Mi"
+            f"{name:<24} {min(times):>7.2f}s {median:>7.2f}s {median / git:>7.3f} {paired:>7.3f} "
+            f"{f'+{added}/-{removed}':>11} {max(row.peak_rss for row in rows):>8.1f}Mi "
+            f"{max(row.peak_anon for row in rows):>8.1f}Mi"
         )

@@ -107,7 +107,7 @@ def _minimal(cwd: Path, old: str, new: str, name: str) -> tuple[str, str]:
     )
 
 
-def _program() -> list[str]:
+def program() -> list[str]:
     """The installed ``edittools`` command beside this interpreter, as a person runs it (else
     ``python -m edittools``, which also loads runpy)."""
     script = Path(sys.executable).with_name("edittools")
@@ -122,7 +122,7 @@ def bench(repeats: int = 9) -> None:
     old, new = old_tree.name, new_tree.name
     files = sum(1 for path in old_tree.rglob("*") if path.is_file())
     commands = {
-        "edittools diff --numstat": [*_program(), "diff", "--numstat"],
+        "edittools diff --numstat": [*program(), "diff", "--numstat"],
         "git diff --no-index --stat": ["git", "diff", "--no-index", "--stat"],
         "git diff --no-index --numstat": ["git", "diff", "--no-index", "--numstat"],
         "diff -r": ["diff", "-r"],
