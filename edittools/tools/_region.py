@@ -9,7 +9,10 @@ hunk of the other change that collides.
 
 Lines are split on "\\n" (a CR-only file is one line, so any other change collides with it).
 Touching counts as colliding: a change to the line just above or below, or lines added at either
-edge of the region, leaves the order of the two changes unknowable, so it is refused.
+edge of the region, leaves the order of the two changes unknowable, so it is refused. So does a
+hunk that could as well sit against the region: beside repeated lines (two identical blocks, a
+third added) a diff picks one of several equally good places, and a line number carried through
+it could land in the other copy (`Hunk.reach`).
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ class Hunk:
     new: str
     new_start: int = 0
     """Where the region starts in the other content (with no new lines: the line before it)."""
+    slide: tuple[int, int] = (0, 0)
+    """How many lines up and down the same diff could have put it (see `reach`)."""
 
     @property
     def new_count(self) -> int:
@@ -63,6 +68,18 @@ class Hunk:
         if self.old_lines == 0:
             return self.old_start + 1, self.old_start
         return self.old_start, self.old_start + self.old_lines - 1
+
+    @property
+    def reach(self) -> Lines:
+        """The base lines it replaces wherever an equally good diff puts it.
+
+        Beside lines equal to its own edges a hunk slides: a block added after the second of two
+        identical blocks may as well have been added before the first, and nothing says which
+        was meant. Whether it meets a change is judged on all of that, never on the one place
+        the diff happened to pick.
+        """
+        first, last = self.lines
+        return first - self.slide[0], last + self.slide[1]
 
 
 class Overlap(Exception):
@@ -85,15 +102,64 @@ def hunks(base: str, other: str) -> list[Hunk]:
     collides more often.
     """
     found = line_diff(base.encode(), other.encode(), context=0, checked=(False, False)).hunks
+    olds = base.split("\n")[: line_count(base)]
     lines = other.split("\n")
+    news = lines[: line_count(other)]
+    # Each hunk's first line in both contents (1-based), and the first line after it.
+    spans = [
+        (
+            (h.old_start or 0) + (0 if h.old_lines else 1),
+            (h.new_start or 0) + (0 if h.new_lines else 1),
+        )
+        for h in found
+    ]
     out = []
-    for h in found:
+    for k, h in enumerate(found):
         first = (h.new_start or 0) - 1 if h.new_lines else 0
         new = "\n".join(lines[first : first + h.new_lines]) if h.new_lines else ""
         if h.new_lines and first + h.new_lines < len(lines):
             new += "\n"
-        out.append(Hunk(h.old_start or 0, h.old_lines, new, h.new_start or 0))
+        (a, c), p, q = spans[k], h.old_lines, h.new_lines
+        # Slides stay among the lines both contents keep between this hunk and its neighbours.
+        low = (1, 1) if k == 0 else (spans[k - 1][0] + found[k - 1].old_lines,
+                                      spans[k - 1][1] + found[k - 1].new_lines)  # fmt: skip
+        high = (
+            (len(olds), len(news))
+            if k + 1 == len(found)
+            else (spans[k + 1][0] - 1, spans[k + 1][1] - 1)
+        )
+        up = _slide(olds, news, a, c, p, q, -1, low)
+        down = _slide(olds, news, a, c, p, q, 1, high)
+        out.append(Hunk(h.old_start or 0, h.old_lines, new, h.new_start or 0, (up, down)))
     return out
+
+
+def _slide(
+    olds: list[str], news: list[str], a: int, c: int, p: int, q: int, step: int, bound: Lines
+) -> int:
+    """How many lines the hunk replacing `p` lines from line `a` of `olds` with `q` lines from
+    line `c` of `news` can move by `step` (-1 up, 1 down) and stay a diff of the same contents:
+    while the kept line it would swallow on that side equals the line of its own it would give
+    up, in both contents, up to `bound` (the last kept line on that side, in each)."""
+    moved = 0
+    while True:
+        if step < 0:
+            i, j = a - 1 - moved, c - 1 - moved  # the kept lines just above
+            if i < bound[0] or j < bound[1]:
+                return moved
+            same = (not p or olds[i - 1] == olds[i + p - 1]) and (
+                not q or news[j - 1] == news[j + q - 1]
+            )
+        else:
+            i, j = a + p + moved, c + q + moved  # the kept lines just below
+            if i > bound[0] or j > bound[1]:
+                return moved
+            same = (not p or olds[i - 1] == olds[i - p - 1]) and (
+                not q or news[j - 1] == news[j - q - 1]
+            )
+        if not same:
+            return moved
+        moved += 1
 
 
 def merge(base: str, ours: str, theirs: str, relied: Sequence[Lines] = ()) -> str:
@@ -107,7 +173,7 @@ def merge(base: str, ours: str, theirs: str, relied: Sequence[Lines] = ()) -> st
 
 def _merged(base: str, mine: list[Hunk], other: list[Hunk], relied: Sequence[Lines]) -> str:
     """`merge` of the two changes' hunks."""
-    meeting = _first_meeting(other, [h.lines for h in mine] + list(relied))
+    meeting = _first_meeting(other, [h.reach for h in mine] + list(relied))
     if meeting is not None:
         raise Overlap(meeting)
     return _apply(base, sorted(mine + other, key=lambda h: (h.old_start, h.old_lines)))
@@ -115,7 +181,7 @@ def _merged(base: str, mine: list[Hunk], other: list[Hunk], relied: Sequence[Lin
 
 def _first_meeting(other: list[Hunk], regions: list[Lines]) -> Hunk | None:
     """The first hunk of the other change that meets one of `regions`, if any."""
-    return next((h for h in other if any(_meet(h.lines, r) for r in regions)), None)
+    return next((h for h in other if any(_meet(h.reach, r) for r in regions)), None)
 
 
 def _meet(a: Lines, b: Lines) -> bool:
@@ -192,7 +258,7 @@ def stale_if(
             ours, relied = make(read)
         except (ToolError, SandboxError):
             raise exc from None
-        regions = [h.lines for h in hunks(read.text, ours.text)] + list(relied)
+        regions = [h.reach for h in hunks(read.text, ours.text)] + list(relied)
         meeting = _first_meeting(hunks(read.text, current.text), regions)
         raise _refusal(path, base, current.text, meeting) from exc
 
@@ -200,7 +266,7 @@ def stale_if(
 def widened(base: str, ours: str, context: int) -> list[Lines]:
     """The regions `ours` changed in `base`, each widened by `context` lines on both sides (the
     context lines a patch hunk matched)."""
-    return [(h.lines[0] - context, h.lines[1] + context) for h in hunks(base, ours)]
+    return [(h.reach[0] - context, h.reach[1] + context) for h in hunks(base, ours)]
 
 
 def lines_of(text: str, spans: Sequence[tuple[int, int]]) -> list[Lines]:
@@ -220,7 +286,7 @@ def line_now(path: str, base: Base, current: TextDocument, line: int) -> int:
         raise _refusal(path, base, current.text, None)
     shift = 0
     for h in hunks(read, current.text):
-        if _meet(h.lines, (line + 1, line)):
+        if _meet(h.reach, (line + 1, line)):
             raise _refusal(path, base, current.text, h)
         if h.lines[1] < line:
             shift += h.new_count - h.old_lines

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tool_helpers import check_error
@@ -148,6 +149,49 @@ def test_insert_beside_a_changed_line_is_refused(tmp_path: Path) -> None:
         (tmp_path / "f.py").write_text(theirs)
         check_error(s.insert("f.py", 10, "inserted\n"), "stale_read", "line 11 of the content")
     assert (tmp_path / "f.py").read_text() == theirs
+
+
+# Two identical blocks side by side; outside, a third one is added. Which one is new is not
+# written anywhere: the diff puts it after the second, but it may as well have gone first.
+BLOCK = "    x = 1\n    y = 2\n"
+TWICE = "def f():\n" + BLOCK + BLOCK + "    return x\n"
+THRICE = "def f():\n" + BLOCK + BLOCK + BLOCK + "    return x\n"
+BETWEEN = {
+    "insert": lambda s: s.insert("f.py", 3, "    # between\n"),
+    "patch with context": lambda s: s.apply_patch(
+        "--- a/f.py\n+++ b/f.py\n@@ -3,2 +3,3 @@\n     y = 2\n+    # between\n     x = 1\n"
+    ),
+    "patch without context below": lambda s: s.apply_patch(
+        "--- a/f.py\n+++ b/f.py\n@@ -3,1 +3,2 @@\n     y = 2\n+    # between\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("change", sorted(BETWEEN))
+def test_a_change_between_identical_blocks_is_refused_when_another_one_may_have_come_first(
+    tmp_path: Path, change: str
+) -> None:
+    (tmp_path / "f.py").write_text(TWICE)
+    with Session(tmp_path) as s:
+        assert not s.read("f.py").is_error
+        (tmp_path / "f.py").write_text(THRICE)
+        check_error(BETWEEN[change](s), "stale_read", "in or beside the lines this change")
+    assert (tmp_path / "f.py").read_text() == THRICE
+
+
+@pytest.mark.parametrize("change", sorted(BETWEEN))
+def test_a_change_between_identical_blocks_goes_through_when_the_other_is_away(
+    tmp_path: Path, change: str
+) -> None:
+    (tmp_path / "f.py").write_text(TWICE)
+    with Session(tmp_path) as s:
+        assert not s.read("f.py").is_error
+        (tmp_path / "f.py").write_text("import os\n\n\n" + TWICE + "\n\ng = 1\n")
+        result = BETWEEN[change](s)
+    assert not result.is_error, result.value
+    assert (tmp_path / "f.py").read_text() == "import os\n\n\n" + TWICE.replace(
+        BLOCK + BLOCK, BLOCK + "    # between\n" + BLOCK
+    ) + "\n\ng = 1\n"
 
 
 # --- the property: a region apply is both changes, or nothing ---------------------------------
