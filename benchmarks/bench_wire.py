@@ -19,7 +19,8 @@ Each is also given as a ratio to the model-facing text: the bytes of the answer'
 
 Latency: the median and 90th percentile wall time of the SDK client's `call_tool` for a read of a
 40-line file and a one-line edit of it (read once first, then edits back and forth), over stdio and
-over streamable HTTP (`--http 127.0.0.1:0`), one client session each, and the ratio HTTP / stdio.
+over streamable HTTP (`--http 127.0.0.1:0`, the bearer token it makes sent with every request), one
+client session each, and the ratio HTTP / stdio.
 
 The server child imports edittools from the tree this script lies in (put first on PYTHONPATH), so a
 copy of the script in another checkout measures that checkout with the same environment.
@@ -373,8 +374,9 @@ async def stdio_session(root: Path, env: dict[str, str]) -> AsyncIterator[Client
 
 
 @contextmanager
-def http_server(root: Path, env: dict[str, str]) -> Iterator[str]:
-    """A `--http 127.0.0.1:0` child; yields its URL and stops it (SIGTERM) at the end."""
+def http_server(root: Path, env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """A `--http 127.0.0.1:0` child; yields its URL and the token it made (asked of every
+    request, as a client in use sends it), and stops it (SIGTERM) at the end."""
     process = subprocess.Popen(
         [sys.executable, *server_args(root), "--http", "127.0.0.1:0"],
         stdin=subprocess.DEVNULL,
@@ -386,15 +388,17 @@ def http_server(root: Path, env: dict[str, str]) -> Iterator[str]:
     )
     assert process.stderr is not None
     try:
-        url = None
+        url = token = None
         while url is None and (line := process.stderr.readline()):
+            if found := re.search(r"bearer token \(shown once\): (\S+)", line):
+                token = found.group(1)
             if found := re.search(r"serving MCP at (\S+)", line):
                 url = found.group(1)
-        if url is None:
-            raise RuntimeError("the HTTP server did not start")
+        if url is None or token is None:
+            raise RuntimeError("the HTTP server did not start (or printed no token)")
         # Keep reading its standard error so that a chatty server never blocks on it.
         threading.Thread(target=process.stderr.read, daemon=True).start()
-        yield url
+        yield url, token
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -402,9 +406,9 @@ def http_server(root: Path, env: dict[str, str]) -> Iterator[str]:
 
 
 @asynccontextmanager
-async def http_session(url: str) -> AsyncIterator[ClientSession]:
+async def http_session(url: str, token: str) -> AsyncIterator[ClientSession]:
     async with (
-        httpx2.AsyncClient(timeout=60) as http,
+        httpx2.AsyncClient(headers={"authorization": f"Bearer {token}"}, timeout=60) as http,
         streamable_http_client(url, http_client=http) as (read, write),
         ClientSession(read, write) as session,
     ):
@@ -428,16 +432,16 @@ async def _over_stdio(root: Path, env: dict[str, str], n: int) -> dict[str, list
         return await _latency_calls(session, n)
 
 
-async def _over_http(url: str, n: int) -> dict[str, list[float]]:
-    async with http_session(url) as session:
+async def _over_http(url: str, token: str, n: int) -> dict[str, list[float]]:
+    async with http_session(url, token) as session:
         return await _latency_calls(session, n)
 
 
 def measure_latency(parent: Path, env: dict[str, str], n: int) -> dict[str, dict[str, list[float]]]:
     """Call times per transport and case."""
     times = {"stdio": anyio.run(_over_stdio, make_root(parent, "stdio"), env, n)}
-    with http_server(make_root(parent, "http"), env) as url:
-        times["http"] = anyio.run(_over_http, url, n)
+    with http_server(make_root(parent, "http"), env) as (url, token):
+        times["http"] = anyio.run(_over_http, url, token, n)
     return times
 
 

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from edittools import STALE_POLICIES, STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
-from edittools.mcp_server._http import parse_address, read_token
+from edittools.mcp_server._http import check_auth, parse_address, read_token
 from edittools.mcp_server._images import MAX_BYTES, MAX_SIDE, ImageLimits
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
@@ -111,8 +111,14 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         metavar="FILE",
         default=None,
         help="require the token kept in FILE as 'Authorization: Bearer TOKEN' on every request "
-        "(an address other than loopback requires a token: without this option one is made "
-        "and printed once)",
+        "(a token is required on every address, loopback too: without this option one is made "
+        "and printed once on standard error)",
+    )
+    http.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="ask no token: anyone who can reach the port, another user of this machine too, "
+        "may change files as you (loopback addresses only)",
     )
     http.add_argument(
         "--allow-origin",
@@ -156,7 +162,7 @@ def serve_command(
     try:
         token = read_token(args.token_file) if args.token_file else None
         if args.http is not None:
-            parse_address(args.http)
+            check_auth(parse_address(args.http), token=token, no_auth=args.no_auth)
         if args.structure and args.surface != "edittools":
             raise ValueError(f"--structure adds our own tools: not on --surface {args.surface}")
     except ValueError as exc:
@@ -173,6 +179,7 @@ def serve_command(
             transport="stdio" if args.http is None else "http",
             listen=args.http or "127.0.0.1:8000",
             token=token,
+            no_auth=args.no_auth,
             allow_origins=args.allow_origin,
             structure=args.structure,
         )

@@ -1,9 +1,12 @@
 """MCP over streamable HTTP: the SDK's transport at `/mcp`, behind the checks a network server needs.
 
-Every request passes `_Guard` first: a browser page of another origin is refused (403, the
-DNS-rebinding defence the MCP spec asks for), a loopback server answers only to loopback host
-names (421), and when a token is set every request must carry it as `Authorization: Bearer`
-(401). Binding an address other than loopback requires a token. A stop (SIGINT or SIGTERM)
+Every request passes `_Guard` first: a request that carries a header the guard judges twice is
+refused (400: which one would count is anyone's guess), a browser page of another origin is
+refused (403, the DNS-rebinding defence the MCP spec asks for), a loopback server answers only
+to loopback host names and the address it is bound to (421), and every request must carry the
+token as `Authorization: Bearer` (401). The token is asked on every address, loopback too: on a
+shared machine another user can reach a loopback port, and would write files as the server's
+user. Only a loopback server may go without one, when told so (`--no-auth`). A stop (SIGINT or SIGTERM)
 refuses new calls at once, lets the calls in flight finish and their answers be written
 (`InFlight.drain`), and only then closes the streams and exits.
 """
@@ -33,6 +36,9 @@ from edittools.mcp_server._calls import InFlight
 MCP_PATH = "/mcp"
 DEFAULT_HOST = "127.0.0.1"
 _LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+_JUDGED = (b"origin", b"host", b"authorization")
+"""The headers `_Guard` judges: each may come once (uvicorn's parsers refuse a second Host
+already; the guard does not count on it)."""
 _CLOSE_STREAMS_AFTER = 2
 """Seconds a shutdown leaves open streams (a client's GET stream) once every call has answered."""
 
@@ -54,10 +60,14 @@ class Address:
         except ValueError:
             return False
 
+    @property
+    def name(self) -> str:
+        """The host as a URL and a `Host` header write it (an IPv6 address in brackets)."""
+        return f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
+
     def url(self, port: int | None = None) -> str:
         """The server's MCP endpoint."""
-        host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
-        return f"http://{host}:{self.port if port is None else port}{MCP_PATH}"
+        return f"http://{self.name}:{self.port if port is None else port}{MCP_PATH}"
 
 
 def parse_address(text: str) -> Address:
@@ -71,6 +81,20 @@ def parse_address(text: str) -> Address:
     if not 0 <= port <= 65535:
         raise ValueError(f"{text!r} is not [HOST:]PORT: {port} is not a port (0-65535)")
     return Address(host, port)
+
+
+def check_auth(address: Address, *, token: str | None, no_auth: bool) -> None:
+    """ValueError when going without a token is asked where it is refused: on an address beyond
+    loopback (anyone who reaches it could write files as the server's user), or together with a
+    token."""
+    if no_auth and token is not None:
+        raise ValueError("--no-auth serves without a token: give it or --token-file, not both")
+    if no_auth and not address.loopback:
+        raise ValueError(
+            f"--no-auth is for loopback addresses only; {address.host} can be reached from other "
+            "machines, so every request there needs a token (--token-file, or the one made and "
+            "printed when none is given)"
+        )
 
 
 def read_token(path: str) -> str:
@@ -102,21 +126,28 @@ class _Guard:
         self._in_flight = in_flight
         self._hosts = hosts
         self._origins = origins
-        self._token = f"Bearer {token}".encode() if token else None
+        self._token = token.encode() if token is not None else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self._app(scope, receive, send)
             return
-        headers = {key.lower(): value for key, value in scope["headers"]}
-        origin = headers.get(b"origin")
-        host = headers.get(b"host", b"").decode("latin-1").lower()
-        if self._hosts is not None and host not in self._hosts:
+        judged: dict[bytes, list[bytes]] = {name: [] for name in _JUDGED}
+        for key, value in scope["headers"]:
+            if (name := key.lower()) in judged:
+                judged[name].append(value)
+        twice = [name.decode() for name, values in judged.items() if len(values) > 1]
+        origin = judged[b"origin"][0] if judged[b"origin"] else None
+        host = judged[b"host"][0].decode("latin-1").lower() if judged[b"host"] else ""
+        authorization = judged[b"authorization"][0] if judged[b"authorization"] else None
+        if twice:
+            await _refuse(send, 400, f"a request may carry one {' and one '.join(twice)} header")
+        elif self._hosts is not None and host not in self._hosts:
             await _refuse(send, 421, f"this server answers to {', '.join(sorted(self._hosts))}")
         elif origin is not None and origin.decode("latin-1").lower() not in self._origins:
             await _refuse(send, 403, "requests from this origin are refused (see --allow-origin)")
         elif self._token is not None and not hmac.compare_digest(
-            headers.get(b"authorization", b""), self._token
+            _bearer(authorization), self._token
         ):
             await _refuse(send, 401, "a bearer token is required", bearer=True)
         elif scope["method"] == "GET":  # a standing stream: it has no answer to wait for
@@ -124,6 +155,13 @@ class _Guard:
         else:
             with self._in_flight.answering():  # the app returns once its answer is sent whole
                 await self._app(scope, receive, send)
+
+
+def _bearer(authorization: bytes | None) -> bytes:
+    """The credentials of an `Authorization: Bearer` header, its scheme in any letter case (RFC
+    9110 11.1); empty when there is none."""
+    scheme, _, credentials = (authorization or b"").strip().partition(b" ")
+    return credentials.lstrip(b" ") if scheme.lower() == b"bearer" else b""
 
 
 async def _refuse(send: Send, status: int, reason: str, *, bearer: bool = False) -> None:
@@ -147,15 +185,19 @@ def http_app(
     token: str | None,
     allow_origins: Sequence[str] = (),
 ) -> ASGIApp:
-    """The ASGI app serving `server` at `/mcp` on `address` (listening on `port`), guarded;
-    `in_flight` counts the answers it is writing."""
+    """The ASGI app serving `server` at `/mcp` on `address` (listening on `port`), guarded:
+    every request must carry `token` (None: no token asked, `check_auth`); `in_flight` counts
+    the answers it is writing."""
     # The SDK's own Host/Origin check is replaced by `_Guard` (one place, exact origins);
     # it still checks a POST's content type.
     unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     inner = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=unchecked)
-    names = list(_LOOPBACK_NAMES) if address.loopback else [address.host]
-    origins = {f"http://{name}:{port}" for name in names} | {o.rstrip("/") for o in allow_origins}
-    hosts = frozenset(f"{name}:{port}" for name in names) if address.loopback else None
+    # A loopback server answers to the loopback names and to the address it is bound to (which
+    # it prints), e.g. 127.0.0.2; a client leaves out the port 80 of the scheme.
+    names = {*_LOOPBACK_NAMES, address.name} if address.loopback else {address.name}
+    authorities = {f"{name}:{port}" for name in names} | (names if port == 80 else set())
+    origins = {f"http://{at}" for at in authorities} | {o.rstrip("/") for o in allow_origins}
+    hosts = frozenset(at.lower() for at in authorities) if address.loopback else None
     return _Guard(
         inner,
         hosts=hosts,

@@ -36,7 +36,7 @@ from edittools.mcp_server._card import (
     shows_cards,
     with_card_meta,
 )
-from edittools.mcp_server._http import new_token, parse_address, run_http
+from edittools.mcp_server._http import check_auth, new_token, parse_address, run_http
 from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_model
 from edittools.mcp_server._results import BLOB_URI
 from edittools.mcp_server._surfaces import review_tools, structure_tools, surface_tools
@@ -291,6 +291,7 @@ def serve(
     allow_git_writes: bool | None = None,
     listen: str = "127.0.0.1:8000",
     token: str | None = None,
+    no_auth: bool = False,
     allow_origins: Sequence[str] = (),
     structure: bool = False,
 ) -> None:
@@ -306,12 +307,14 @@ def serve(
 
     Over `transport="http"` the server listens at `listen` (`[HOST:]PORT`) for any number of
     clients at once, one session state for all, each client its own actor. Every request must
-    carry `token` as a bearer token when one is given; an address other than loopback requires
-    one, so a token is made and printed once on standard error when none is given. Browser
-    pages may call only from the server's own origin and `allow_origins`.
+    carry `token` as a bearer token, on every address (another user of the machine can reach a
+    loopback port): when none is given one is made and printed once on standard error. Only on
+    a loopback address may `no_auth` serve without one. Browser pages may call only from the
+    server's own origin and `allow_origins`.
 
-    Raises ValueError for an unknown surface, transport or syntax policy or a malformed
-    `listen`, and the sandbox's error when `root` cannot be opened.
+    Raises ValueError for an unknown surface, transport or syntax policy, a malformed `listen`,
+    or `no_auth` beyond loopback or with a token, and the sandbox's error when `root` cannot be
+    opened.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"unknown transport {transport!r}; choose one of: {', '.join(TRANSPORTS)}")
@@ -329,7 +332,9 @@ def serve(
             f"{', '.join(SYNTAX_POLICIES)}"
         )
     address = parse_address(listen)
-    if transport == "http" and token is None and not address.loopback:
+    if transport == "http":
+        check_auth(address, token=token, no_auth=no_auth)
+    if transport == "http" and token is None and not no_auth:
         token = new_token()
         print(f"edittools: bearer token (shown once): {token}", file=sys.stderr, flush=True)
     with Session(root, deny=deny, state_dir=state_dir, options=options) as session:

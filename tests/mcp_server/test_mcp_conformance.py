@@ -198,7 +198,8 @@ def conformance() -> Suite:
 
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The MCP endpoint of `edittools serve --http` on a free loopback port, over a small root."""
+    """The MCP endpoint of `edittools serve --http --no-auth` on a free loopback port, over a
+    small root."""
     root = tmp_path_factory.mktemp("conformance-root")
     (root / "notes.txt").write_text("one\ntwo\nthree\n")
     state = tmp_path_factory.mktemp("conformance-state")
@@ -208,7 +209,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
     }
     command = [sys.executable, "-m", "edittools.mcp_server", "--root", str(root)]
-    command += ["--state-dir", str(state), "--http", "127.0.0.1:0"]
+    # The suite sends no Authorization header (and its DNS-rebinding scenario expects the
+    # server's own Host and Origin to be answered), so the server asks no token: on loopback.
+    command += ["--state-dir", str(state), "--http", "127.0.0.1:0", "--no-auth"]
     with log.open("w") as stderr:
         proc = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr, env=env

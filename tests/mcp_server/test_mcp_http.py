@@ -1,7 +1,8 @@
 """`serve --http`: the real server in a child process, reached by the SDK's HTTP client and raw
-requests. Several clients at once are several actors on one state; a foreign origin, a foreign
-Host and a missing or wrong token are refused before the MCP layer; a shutdown lets the call in
-flight answer."""
+requests. Several clients at once are several actors on one state; a token is asked on every
+address (made and printed when none is given); a foreign origin, a foreign Host, a missing or
+wrong token and a judged header sent twice are refused before the MCP layer; a shutdown lets the
+call in flight answer."""
 
 from __future__ import annotations
 
@@ -49,10 +50,16 @@ class Served:
         self.url = url
         self.token = token
 
+    @property
+    def auth(self) -> dict[str, str]:
+        """The header that carries the token the server printed (none when it printed none)."""
+        return {"authorization": f"Bearer {self.token}"} if self.token else {}
+
 
 @contextmanager
 def served(root: Path, *options: str, listen: str = "127.0.0.1:0") -> Iterator[Served]:
-    """`edittools serve --root root --http listen options` in a child, stopped at the end."""
+    """`edittools serve --root root --http listen options` in a child, stopped at the end, with
+    the token it printed when it made one."""
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
@@ -106,24 +113,24 @@ def test_two_clients_at_once_are_two_actors_on_one_state(root: Path) -> None:
     (root / "a.py").write_text("x = 1\ny = 2\n")
     (root / "b.py").write_text("z = 3\n")
 
-    async def agent(url: str, name: str, path: str, old: str, new: str) -> str:
-        async with client(url, name) as s:
+    async def agent(server: Served, name: str, path: str, old: str, new: str) -> str:
+        async with client(server.url, name, server.auth) as s:
             await s.call_tool("read", {"path": path})
             result = await s.call_tool("edit", {"path": path, "old_string": old, "new_string": new})
             assert not result.is_error, text(result)
             return text(result)
 
-    async def both(url: str) -> None:
+    async def both(server: Served) -> None:
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(agent, url, "alpha", "a.py", "x = 1", "x = 10")
-            tasks.start_soon(agent, url, "beta", "b.py", "z = 3", "z = 30")
+            tasks.start_soon(agent, server, "alpha", "a.py", "x = 1", "x = 10")
+            tasks.start_soon(agent, server, "beta", "b.py", "z = 3", "z = 30")
 
     with served(root) as server:
-        anyio.run(both, server.url)
+        anyio.run(both, server)
 
         # A client reaching the server later reads what the others wrote.
         async def later() -> str:
-            async with client(server.url, "gamma") as s:
+            async with client(server.url, "gamma", server.auth) as s:
                 return text(await s.call_tool("read", {"path": "a.py"}))
 
         assert "x = 10" in anyio.run(later)
@@ -140,10 +147,10 @@ def test_two_clients_at_once_are_two_actors_on_one_state(root: Path) -> None:
 def test_a_read_by_one_client_does_not_vouch_for_another(root: Path) -> None:
     (root / "a.py").write_text("x = 1\n")
 
-    async def run(url: str) -> str:
-        async with client(url, "reader") as s:
+    async def run(server: Served) -> str:
+        async with client(server.url, "reader", server.auth) as s:
             await s.call_tool("read", {"path": "a.py"})
-        async with client(url, "reader") as s:  # same name, another connection
+        async with client(server.url, "reader", server.auth) as s:  # another connection
             result = await s.call_tool(
                 "edit", {"path": "a.py", "old_string": "1", "new_string": "2"}
             )
@@ -151,24 +158,60 @@ def test_a_read_by_one_client_does_not_vouch_for_another(root: Path) -> None:
             return text(result)
 
     with served(root) as server:
-        assert "read" in anyio.run(run, server.url).lower()
+        assert "read" in anyio.run(run, server).lower()
     assert (root / "a.py").read_text() == "x = 1\n"
 
 
-def _post(url: str, headers: dict[str, str]) -> httpx2.Response:
-    return httpx2.post(url, json=_INIT, headers={**_HEADERS, **headers}, timeout=30)
+def _post(url: str, headers: dict[str, str] | list[tuple[str, str]]) -> httpx2.Response:
+    """An `initialize` POST to `url` with `headers` besides the content's (a list: repeatable)."""
+    sent = [*_HEADERS.items(), *(headers.items() if isinstance(headers, dict) else headers)]
+    return httpx2.post(url, json=_INIT, headers=sent, timeout=30)
 
 
 def test_a_foreign_origin_or_host_is_refused(root: Path) -> None:
     with served(root, "--allow-origin", "https://ide.example:8443") as server:
         port = server.url.split(":")[2].split("/")[0]
-        assert _post(server.url, {"origin": "http://evil.example"}).status_code == 403
-        assert _post(server.url, {"origin": "http://localhost:1"}).status_code == 403
+        auth = server.auth
+        assert _post(server.url, {"origin": "http://evil.example", **auth}).status_code == 403
+        assert _post(server.url, {"origin": "http://localhost:1", **auth}).status_code == 403
         # DNS rebinding: a name that resolved to this machine, sent as Host.
-        assert _post(server.url, {"host": f"evil.example:{port}"}).status_code == 421
-        assert _post(server.url, {}).status_code == 200  # no Origin: not a browser
-        assert _post(server.url, {"origin": f"http://localhost:{port}"}).status_code == 200
-        assert _post(server.url, {"origin": "https://ide.example:8443"}).status_code == 200
+        assert _post(server.url, {"host": f"evil.example:{port}", **auth}).status_code == 421
+        assert _post(server.url, auth).status_code == 200  # no Origin: not a browser
+        assert _post(server.url, {"origin": f"http://localhost:{port}", **auth}).status_code == 200
+        assert _post(server.url, {"origin": "https://ide.example:8443", **auth}).status_code == 200
+
+
+def test_a_header_the_guard_judges_is_refused_when_sent_twice(root: Path) -> None:
+    # Found: of two Origin or two Authorization headers, the last one was judged.
+    with served(root) as server:
+        port = server.url.split(":")[2].split("/")[0]
+        own = ("origin", f"http://127.0.0.1:{port}")
+        (auth,) = server.auth.items()
+        for twice in (
+            [("origin", "http://evil.example"), own, auth],
+            [own, own, auth],
+            [("authorization", "Bearer wrong-token-of-enough-length"), auth],
+            [auth, auth],
+        ):
+            refused = _post(server.url, twice)
+            assert refused.status_code == 400, (twice, refused.status_code)
+            assert "one" in refused.text
+        assert _post(server.url, [own, auth]).status_code == 200
+
+
+def test_a_server_bound_to_another_loopback_address_answers_to_the_url_it_printed(
+    root: Path,
+) -> None:
+    # Found: bound to 127.0.0.2, the server refused its own URL (421): only localhost,
+    # 127.0.0.1 and [::1] were known as its names.
+    with served(root, listen="127.0.0.2:0") as server:
+        assert server.url.startswith("http://127.0.0.2:")
+        assert server.token is not None
+        assert _post(server.url, server.auth).status_code == 200
+        port = server.url.split(":")[2].split("/")[0]
+        own = {"origin": f"http://127.0.0.2:{port}", **server.auth}
+        assert _post(server.url, own).status_code == 200
+        assert _post(server.url, {"host": f"evil.example:{port}", **server.auth}).status_code == 421
 
 
 def test_a_token_file_is_required_of_every_request(root: Path, tmp_path: Path) -> None:
@@ -181,6 +224,7 @@ def test_a_token_file_is_required_of_every_request(root: Path, tmp_path: Path) -
             return text(await s.call_tool("read", {"path": "a.txt"}))
 
     with served(root, "--token-file", str(token_file)) as server:
+        assert server.token is None  # given, so not printed
         refused = _post(server.url, {})
         assert refused.status_code == 401
         assert refused.headers["www-authenticate"].startswith("Bearer")
@@ -190,12 +234,32 @@ def test_a_token_file_is_required_of_every_request(root: Path, tmp_path: Path) -
         assert "one" in anyio.run(read, server.url, good)
 
 
-def test_an_address_beyond_loopback_gets_a_token_made_and_printed_once(root: Path) -> None:
-    with served(root, listen="0.0.0.0:0") as server:
-        assert server.token is not None and len(server.token) >= 32
+@pytest.mark.parametrize("listen", ["127.0.0.1:0", "0.0.0.0:0"])
+def test_every_address_gets_a_token_made_and_printed_once(root: Path, listen: str) -> None:
+    # Found: on loopback no token was asked, so another user of the machine could connect and
+    # write files as the server's user.
+    with served(root, listen=listen) as server:
+        assert server.token is not None and len(server.token) >= 43  # 256 bits
         url = server.url.replace("0.0.0.0", "127.0.0.1")
         assert _post(url, {}).status_code == 401
-        assert _post(url, {"authorization": f"Bearer {server.token}"}).status_code == 200
+        assert _post(url, {"authorization": f"Bearer {server.token}x"}).status_code == 401
+        assert _post(url, server.auth).status_code == 200
+
+
+def test_the_bearer_scheme_is_read_in_any_letter_case(root: Path) -> None:
+    # Found: "bearer TOKEN" was refused; an auth scheme is case-insensitive (RFC 9110 11.1).
+    with served(root) as server:
+        for scheme in ("Bearer", "bearer", "BEARER", "bEaReR"):
+            sent = {"authorization": f"{scheme} {server.token}"}
+            assert _post(server.url, sent).status_code == 200, scheme
+        for wrong in (f"Basic {server.token}", f"Bearer{server.token}", f"{server.token}"):
+            assert _post(server.url, {"authorization": wrong}).status_code == 401, wrong
+
+
+def test_no_auth_serves_loopback_without_a_token(root: Path) -> None:
+    with served(root, "--no-auth") as server:
+        assert server.token is None
+        assert _post(server.url, {}).status_code == 200
 
 
 def _big_file(root: Path) -> Path:
@@ -218,7 +282,7 @@ def test_a_shutdown_lets_the_call_in_flight_answer(root: Path) -> None:
     big = _big_file(root)
 
     async def edit_then_stop(server: Served) -> types.CallToolResult:
-        async with client(server.url, "slow") as s:
+        async with client(server.url, "slow", server.auth) as s:
             await s.call_tool("read", _LAST_LINE)
 
             async def stop_once_running(done: float, total: float | None, said: str | None) -> None:
@@ -255,9 +319,9 @@ def test_a_stop_during_a_committed_edit_sends_its_whole_answer_before_exiting(
     # empty body (the SSE stream closed at the signal), so a client that retried duplicated it.
     big = _big_file(root)
     with served(root) as server:
-        opened = _post(server.url, {})
+        opened = _post(server.url, server.auth)
         assert opened.status_code == 200
-        headers = {**_HEADERS, "mcp-session-id": opened.headers["mcp-session-id"]}
+        headers = {**_HEADERS, **server.auth, "mcp-session-id": opened.headers["mcp-session-id"]}
         _rpc(server.url, headers, {"method": "notifications/initialized"})
         read = _rpc(server.url, headers, {"id": 2, "method": "tools/call", "params": {
             "name": "read", "arguments": _LAST_LINE}})  # fmt: skip
@@ -305,11 +369,17 @@ def test_a_token_file_must_hold_one_long_word(tmp_path: Path) -> None:
             read_token(str(tmp_path / name))
 
 
-def test_serve_refuses_a_bad_address_or_token_file_before_starting(
+def test_serve_refuses_a_bad_address_token_file_or_no_auth_before_starting(
     root: Path, tmp_path: Path
 ) -> None:
     env = {**os.environ, "PYTHONPATH": str(PROJECT)}
-    for extra in (["--http", "nowhere"], ["--http", "0", "--token-file", str(tmp_path / "none")]):
+    (tmp_path / "token").write_text("s3cret-token-of-enough-length\n")
+    for extra, said in (
+        (["--http", "nowhere"], "PORT"),
+        (["--http", "0", "--token-file", str(tmp_path / "none")], "token file"),
+        (["--http", "0.0.0.0:0", "--no-auth"], "loopback addresses only"),
+        (["--http", "0", "--no-auth", "--token-file", str(tmp_path / "token")], "not both"),
+    ):
         done = subprocess.run(
             [sys.executable, "-m", "edittools.mcp_server", "--root", str(root), *extra],
             capture_output=True,
@@ -317,8 +387,8 @@ def test_serve_refuses_a_bad_address_or_token_file_before_starting(
             env=env,
             timeout=60,
         )
-        assert done.returncode == 2
-        assert "error:" in done.stderr
+        assert done.returncode == 2, extra
+        assert "error:" in done.stderr and said in done.stderr, done.stderr
 
 
 def test_a_draining_server_refuses_new_calls_as_busy_and_writes_nothing(root: Path) -> None:
