@@ -161,6 +161,23 @@ class Workspace:
         row = history.read_record(self._index, self._reader(reader), path)
         return Baseline(*row) if row is not None else None
 
+    def note_anchored(self, path: str, record: Baseline, *, reader: str | None = None) -> None:
+        """Remember that the read `record` of `path` (just noted) showed anchors: the anchors
+        `reader` holds name lines of that content, whatever the session changes since."""
+        assert record.digest is not None
+        if history.anchored_read(self._index, self._reader(reader), path) == record.digest:
+            return
+        with self._index.transaction(durable=False) as db:
+            history.put_anchored(db, self._reader(reader), path, record.digest)
+
+    def anchored(self, path: str, *, reader: str | None = None) -> Baseline | None:
+        """What `reader`'s last read of `path` with anchors showed (its blob id None when that
+        content is not kept), if it made one."""
+        digest = history.anchored_read(self._index, self._reader(reader), path)
+        if digest is None:
+            return None
+        return Baseline(digest, digest if self.has_content(digest) else None)
+
     def _reader(self, reader: str | None) -> str:
         return (self.options.agent or "") if reader is None else reader
 

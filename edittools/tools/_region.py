@@ -278,19 +278,29 @@ def lines_of(text: str, spans: Sequence[tuple[int, int]]) -> list[Lines]:
     return out
 
 
+def carried(base: str, other: str, lines: Lines) -> Lines:
+    """Lines `lines` of `base` (or its boundary) as numbered in `other`: lines added or removed
+    above them move them. `Overlap` when a change from `base` to `other` meets them (in or
+    beside them, wherever an equally good diff could put it), so where they are is not known."""
+    shift = 0
+    for h in hunks(base, other):
+        if _meet(h.reach, lines):
+            raise Overlap(h)
+        if h.lines[1] < lines[0]:
+            shift += h.new_count - h.old_lines
+    return lines[0] + shift, lines[1] + shift
+
+
 def line_now(path: str, base: Base, current: TextDocument, line: int) -> int:
     """The number in `current` of the boundary after line `line` of `base` (lines added or
     removed above it since move it); `stale_read` when the other change touches it."""
     read = text_or_bytes(base.data)
     if isinstance(read, bytes):
         raise _refusal(path, base, current.text, None)
-    shift = 0
-    for h in hunks(read, current.text):
-        if _meet(h.reach, (line + 1, line)):
-            raise _refusal(path, base, current.text, h)
-        if h.lines[1] < line:
-            shift += h.new_count - h.old_lines
-    return line + shift
+    try:
+        return carried(read, current.text, (line + 1, line))[1]
+    except Overlap as exc:
+        raise _refusal(path, base, current.text, exc.theirs) from exc
 
 
 def _where(found: list[Hunk] | None, payload: DiffPayload) -> str:

@@ -9,6 +9,11 @@ numbers the range is there; when lines were added or removed above it, the range
 by its tags (the same distance apart) and used where it now is, and the result says so; when its
 text changed, the edit is refused with what the lines now read. A file that changed since the
 read is judged on the range's region like every change (`_replace`).
+
+Anchors are of the content their read showed (the state keeps which: `Workspace.anchored`). When
+the session saw the file change after that read (its own change, or a read without anchors of a
+file changed meanwhile), their numbers are first carried through that change's line mapping, or
+refused where it meets them: never found again by their tags alone, which same-shaped lines share.
 """
 
 from __future__ import annotations
@@ -18,11 +23,13 @@ import re
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
+from edittools.diff import diff_texts, unified_excerpt
 from edittools.tools._call import Call
 from edittools.tools._params import EditLinesParams
+from edittools.tools._region import Overlap, carried
 from edittools.tools._replace import Placed, replace_placed
 from edittools.tools._tags import line_digest
-from sandbox import TextDocument
+from sandbox import TextDocument, decode
 
 _ANCHOR = re.compile(r"^\s*(\d+)\s*#\s*([0-9a-fA-F]{3,32})\s*\|?\s*$")
 
@@ -39,11 +46,12 @@ def edit_lines(ws: Workspace, params: EditLinesParams, call: Call) -> ToolResult
             "as start and the last line's as end.",
         )
 
+    first, last, carried_note = _carried(ws, call, path, (first, first_tag), (last, last_tag))
+
     def locate(document: TextDocument) -> Placed:
-        lines = document.text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()  # the empty piece after a final newline is no line
+        lines = _lines(document.text)
         at, said = _find(path, lines, first, first_tag, last, last_tag)
+        said = " ".join(filter(None, (carried_note, said)))
         starts = _line_starts(document.text)
         start = starts[at - 1]
         stop_line = at + last - first
@@ -58,6 +66,79 @@ def edit_lines(ws: Workspace, params: EditLinesParams, call: Call) -> ToolResult
         return Placed(start, end, new, (at, stop_line), headline, said)
 
     return replace_placed(ws, call, path, locate, "new_text")
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the empty piece after a final newline is no line
+    return lines
+
+
+def _carried(
+    ws: Workspace, call: Call, path: str, start: tuple[int, str], end: tuple[int, str]
+) -> tuple[int, int, str]:
+    """The range's lines in what the session last saw of `path`, and a sentence when they moved.
+
+    Anchors name lines of the content their read showed. When the session saw `path` change
+    since (its own change, or a read without anchors of a file changed meanwhile), their numbers
+    are carried through that change, never matched again by their tags alone: same-shaped lines
+    share a tag, and the one now at the old number may be another. Refused (`stale_read`) when
+    the change meets the range, or the content the anchors were read from is not kept.
+    """
+    shown = ws.anchored(path, reader=call.reader)
+    seen = ws.seen(path, reader=call.reader)
+    (first, first_tag), (last, last_tag) = start, end
+    if shown is None or seen is None or shown.digest == seen.digest:
+        return first, last, ""
+    then, now = ws.seen_bytes(shown), ws.seen_bytes(seen)
+    named = f"The anchors {first}#{first_tag} and {last}#{last_tag}"
+    again = "Read the lines again with anchors, then retry."
+    if then is None or now is None:
+        raise ToolError(
+            "stale_read",
+            f"{named} were read before {path} changed since, and the content they were read "
+            f"from is not kept, so their lines cannot be found again for certain. {again}",
+            {"path": path},
+        )
+    old, new = decode(then).text, decode(now).text
+    lines = _lines(old)
+    if not all(
+        n <= len(lines) and line_digest(lines[n - 1]).startswith(tag)
+        for n, tag in ((first, first_tag), (last, last_tag))
+    ):
+        raise ToolError(
+            "stale_read",
+            f"{named} are not of this session's last read of {path} with anchors (it changed "
+            f"since). {again}",
+            {"path": path},
+        )
+    try:
+        now_first, now_last = carried(old, new, (first, last))
+    except Overlap as exc:
+        low, high = exc.theirs.reach
+        shown_at = (
+            f"after line {high}" if low > high
+            else f"line {low}" if low == high else f"lines {low}-{high}"
+        )  # fmt: skip
+        diff = diff_texts(old, new, path=path, include_texts=False)
+        raise ToolError(
+            "stale_read",
+            f"{named} were read before {path} changed since, in or beside their lines "
+            f"({shown_at} of the content read), so where they are now is not certain. "
+            f"{again}\n{unified_excerpt(diff.unified)}",
+            {"path": path, "diff": diff.model_dump(mode="json", by_alias=True)},
+        ) from exc
+    if (now_first, now_last) == (first, last):
+        return first, last, ""
+    return (
+        now_first,
+        now_last,
+        (
+            f"The lines were read as {first}-{last} before {path} changed since, now at "
+            f"{now_first}-{now_last}."
+        ),
+    )
 
 
 def _parse(anchor: str, name: str) -> tuple[int, str]:

@@ -72,7 +72,10 @@ def read(ws: Workspace, params: ReadParams, call: Call) -> ToolResult:
                 "", CodePayload(text="", filename=path, start_line=0, end_line=0, total_lines=0)
             ).artifact,
         )
-    return _read_text(ws, call, path, document, params, seen.blob_id)
+    result = _read_text(ws, call, path, document, params, seen.blob_id)
+    if params.anchors:  # the anchors shown name lines of this content (see `tools.anchors`)
+        ws.note_anchored(path, seen, reader=call.reader)
+    return result
 
 
 def _read_text(

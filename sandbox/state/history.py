@@ -10,6 +10,7 @@ from typing import Any
 from sandbox.state.index import StateIndex
 
 __all__ = [
+    "anchored_read",
     "changed_paths",
     "changes_of",
     "delete_read",
@@ -17,6 +18,7 @@ __all__ = [
     "last_change",
     "mark_undone",
     "push_change",
+    "put_anchored",
     "put_read",
     "put_recipe",
     "read_record",
@@ -47,6 +49,20 @@ def read_record(index: StateIndex, reader: str, path: str) -> tuple[str, str | N
         "SELECT digest, blob FROM reads WHERE reader = ? AND path = ?", (reader, path)
     )
     return (rows[0][0], rows[0][1]) if rows else None
+
+
+def put_anchored(db: sqlite3.Connection, reader: str, path: str, digest: str) -> None:
+    """Record that `reader`'s last read of `path` with anchors showed content `digest` (its read
+    record is kept beside, by `put_read`)."""
+    db.execute(
+        "UPDATE reads SET anchored = ? WHERE reader = ? AND path = ?", (digest, reader, path)
+    )
+
+
+def anchored_read(index: StateIndex, reader: str, path: str) -> str | None:
+    """The digest of the content `reader`'s last read of `path` with anchors showed, if any."""
+    rows = index.rows("SELECT anchored FROM reads WHERE reader = ? AND path = ?", (reader, path))
+    return rows[0][0] if rows and isinstance(rows[0][0], str) else None
 
 
 def push_change(

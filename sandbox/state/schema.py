@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS reads (
     path TEXT NOT NULL,
     digest TEXT NOT NULL,
     blob TEXT,                    -- id under which the content can be fetched (NULL: not kept)
+    anchored TEXT,                -- digest of the content its last read with anchors showed
     PRIMARY KEY (reader, path)
 );
 CREATE TABLE IF NOT EXISTS changes (
@@ -115,6 +116,7 @@ ADDED_COLUMNS = (
     ("changes", "actor", "TEXT"),
     ("journal", "actor", "TEXT"),
     ("checkpoints", "actor", "TEXT"),
+    ("reads", "anchored", "TEXT"),
 )
 """Columns added to a table after its first release: (table, column, type). A database made
 before gains them when it is opened (they are NULL in its old rows)."""

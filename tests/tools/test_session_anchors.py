@@ -137,3 +137,53 @@ def test_a_file_without_a_final_newline_keeps_having_none(root: Path, session: S
     anchors = anchors_of(session.read("a.txt", anchors=True).value)
     assert not session.edit_lines("a.txt", anchors[2], anchors[2], "TWO\n").is_error
     assert (root / "a.txt").read_text() == "one\nTWO"
+
+
+ENTRIES = "items:\n" + "".join(f"- name: {n}\n  value: 1\n" for n in ("alpha", "beta", "gamma"))
+"""Same-shaped entries: every `  value: 1` line shares its tag."""
+
+
+def test_anchors_read_before_the_sessions_own_change_are_carried_through_it(
+    root: Path, session: Session
+) -> None:
+    (root / "c.yaml").write_text(ENTRIES)
+    anchors = anchors_of(session.read("c.yaml", anchors=True).value)
+    assert not session.insert("c.yaml", 1, "- name: zero\n  value: 1\n").is_error
+    # gamma's value was line 7; the tag at line 7 now is beta's value line's, the same text.
+    result = session.edit_lines("c.yaml", anchors[7], anchors[7], "  value: 2\n")
+    assert not result.is_error, result.value
+    assert result.value.startswith("Replaced lines 9-9 of c.yaml")
+    assert "read as 7-7 before c.yaml changed since, now at 9-9" in result.value
+    want = "items:\n- name: zero\n  value: 1\n" + ENTRIES[len("items:\n") :]
+    assert (root / "c.yaml").read_text() == want.replace("gamma\n  value: 1", "gamma\n  value: 2")
+    # Anchors of the same read go on being carried, through that change too.
+    assert not session.edit_lines("c.yaml", anchors[3], anchors[3], "  value: 3\n").is_error
+    assert (root / "c.yaml").read_text().count("alpha\n  value: 3\n") == 1
+
+
+def test_anchors_the_sessions_own_change_touched_are_refused(root: Path, session: Session) -> None:
+    (root / "c.yaml").write_text(ENTRIES)
+    anchors = anchors_of(session.read("c.yaml", anchors=True).value)
+    assert not session.insert("c.yaml", 5, "- name: between\n  value: 1\n").is_error
+    now = (root / "c.yaml").read_text()
+    for first, last in ((4, 5), (6, 7), (5, 5)):  # beside the lines put in, above and below
+        result = session.edit_lines("c.yaml", anchors[first], anchors[last], "- x\n")
+        assert result.is_error and "stale_read" in result.value, result.value
+        assert "Read the lines again with anchors" in result.value
+    assert (root / "c.yaml").read_text() == now
+    anchors = anchors_of(session.read("c.yaml", anchors=True).value)  # read again: they hold
+    assert not session.edit_lines("c.yaml", anchors[8], anchors[9], "- x\n").is_error
+
+
+def test_anchors_read_before_another_agents_change_are_refused_where_tags_repeat(
+    root: Path, session: Session
+) -> None:
+    (root / "c.yaml").write_text(ENTRIES)
+    anchors = anchors_of(session.read("c.yaml", anchors=True).value)
+    with Session(root, agent="other") as other:
+        other.read("c.yaml")
+        assert not other.insert("c.yaml", 1, "- name: zero\n  value: 1\n").is_error
+    now = (root / "c.yaml").read_text()
+    result = session.edit_lines("c.yaml", anchors[7], anchors[7], "  value: 2\n")
+    assert result.is_error and "stale_read" in result.value, result.value
+    assert (root / "c.yaml").read_text() == now
