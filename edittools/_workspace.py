@@ -127,32 +127,51 @@ class Workspace:
         return self.sandbox.store.put(data)
 
     def note_seen(
-        self, path: str, data: bytes, version: Version, *, reader: str | None = None
+        self,
+        path: str,
+        data: bytes,
+        version: Version,
+        *,
+        reader: str | None = None,
+        name: str | None = None,
     ) -> Baseline:
         """Remember that `path` is known as `data` (after a read, write or edit) by `reader` (an
-        agent's name; default: the session's)."""
+        agent's name; default: the session's); with `name`, that the read called it so (see
+        `led_to`)."""
         record = Baseline(version.digest, self._blob_of(data, version.digest))
         # Not synced (WAL, synchronous=NORMAL): committed, so the next process sees it, but a power
         # cut may take it back to the previous record. That fails safe: a lost record asks for
         # one more read (`not_read`), an older one is refused by its digest (`stale_read`); never
         # a wrong write. A sync per read would cost more than the read.
-        self._record(path, record, reader)
+        self._record(path, record, reader, name)
         return record
 
     def note_seen_version(
-        self, path: str, version: Version, *, reader: str | None = None
+        self, path: str, version: Version, *, reader: str | None = None, name: str | None = None
     ) -> Baseline:
         """Remember that `path` is known by its version alone (a file read in a streamed pass)."""
         record = Baseline(version.digest, None)
-        self._record(path, record, reader)
+        self._record(path, record, reader, name)
         return record
 
-    def _record(self, path: str, record: Baseline, reader: str | None) -> None:
-        if self.seen(path, reader=reader) == record:
+    def _record(self, path: str, record: Baseline, reader: str | None, name: str | None) -> None:
+        same = self.seen(path, reader=reader) == record
+        named = name is None or self.led_to(name, reader=reader) == path
+        if same and named:
             return  # a read of an unchanged file (the usual repeat) opens no write transaction
         assert record.digest is not None  # the tools' records are of contents read
         with self._index.transaction(durable=False) as db:
-            history.put_read(db, self._reader(reader), path, record.digest, record.blob_id)
+            if not same:
+                history.put_read(db, self._reader(reader), path, record.digest, record.blob_id)
+            if name is not None and not named:
+                history.put_name(db, self._reader(reader), name, path)
+
+    def led_to(self, name: str, *, reader: str | None = None) -> str | None:
+        """The file `reader`'s last read of `name` (a path as it was spelled, `Sandbox.name_of`)
+        led to, if it read it by that name: a read vouches for the file it showed, so a change
+        by the same name must land in that file, not where a symlink made or changed since
+        leads (`tools._guard.resolved`)."""
+        return history.led_to(self._index, self._reader(reader), name)
 
     def seen(self, path: str, *, reader: str | None = None) -> Baseline | None:
         """The record of the last read or write of `path` by `reader` (an agent's name;

@@ -172,6 +172,13 @@ class Sandbox:
         """Which resolver is in use: "openat2" or "walker"."""
         return self._paths.name
 
+    def name_of(self, path: PathArg) -> str:
+        """The root-relative name `path` spells, with nothing resolved: `.` and empty parts
+        dropped, an absolute path inside the root made relative, `..` and symlinks kept as
+        written. What a caller called a file, where `relpath` says what it leads to; raises
+        invalid_path and outside_root as a resolution would."""
+        return "/".join(self._paths.parse(path)) or "."
+
     def relpath(self, path: PathArg, *, follow: bool = True) -> str:
         """The normalised, '/'-separated root-relative path after resolving in-root symlinks.
 

@@ -13,6 +13,32 @@ from edittools.tools._region import Base
 from sandbox import Baseline, Digester, PendingVersion, SandboxError, Version
 
 
+def resolved(ws: Workspace, call: Call, given: str) -> str:
+    """The root-relative path of the file `given` (a path as the agent spelled it) leads to now,
+    for a change of it; `stale_read` when the call's reader read it by that name while it led to
+    another file (a file replaced by a symlink, a link pointed elsewhere or replaced by a file, a
+    folder on the way swapped): its read vouches for the file it showed, not for this one.
+
+    Judged whatever the contents (the other file may hold the very same bytes): where a change
+    lands is part of what the read saw. Not judged when reads are not required or staleness is
+    off.
+    """
+    path = ws.sandbox.relpath(given)
+    if not ws.options.require_read or ws.options.stale == "off":
+        return path
+    name = ws.sandbox.name_of(given)
+    then = ws.led_to(name, reader=call.reader)
+    if then is not None and then != path:
+        raise ToolError(
+            "stale_read",
+            f"{name} resolved to {then} when this session read it, and now resolves to {path} "
+            "(a symbolic link on the way was made, changed or removed since): a change by this "
+            f"name would land in another file than the one read. Read {name} again, then retry.",
+            {"path": path, "read_as": then},
+        )
+    return path
+
+
 def read_existing(ws: Workspace, path: str) -> tuple[bytes, Version]:
     """The bytes and version of an existing file, or a `not_found` error that says what to do."""
     try:

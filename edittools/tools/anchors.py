@@ -25,6 +25,7 @@ from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.diff import diff_texts, unified_excerpt
 from edittools.tools._call import Call
+from edittools.tools._guard import resolved
 from edittools.tools._params import EditLinesParams
 from edittools.tools._region import Overlap, carried
 from edittools.tools._replace import Placed, replace_placed
@@ -36,7 +37,7 @@ _ANCHOR = re.compile(r"^\s*(\d+)\s*#\s*([0-9a-fA-F]{3,32})\s*\|?\s*$")
 
 def edit_lines(ws: Workspace, params: EditLinesParams, call: Call) -> ToolResult:
     """Replace the lines of `params.path` from anchor `start` to anchor `end` with `new_text`."""
-    path = ws.sandbox.relpath(params.path)
+    path = resolved(ws, call, params.path)
     first, first_tag = _parse(params.start, "start")
     last, last_tag = _parse(params.end, "end")
     if last < first:

@@ -23,7 +23,7 @@ from edittools.tools._executor import (
     with_refs,
     with_syntax,
 )
-from edittools.tools._guard import ensure_fresh, fresh_or_base, read_existing
+from edittools.tools._guard import ensure_fresh, fresh_or_base, read_existing, resolved
 from edittools.tools._large import streamed_patch
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
@@ -137,7 +137,7 @@ def _stage(
     """The writes and the diff of one file section; `held` keeps what must stay open until the
     commit (a large file's new content, written while it was read)."""
     sb = ws.sandbox
-    path = sb.relpath(patch.path)
+    path = resolved(ws, call, patch.path)
     if patch.op == "add":
         if overwrite:
             after = TextDocument.new(patch.new_content or "").encode()
@@ -208,7 +208,7 @@ def _stage(
         payload = diff_texts(document.text, changed.text, path=path, include_texts=include)
         writes: tuple[FileWrite, ...] = (FileWrite(path, after, version, base=before),)
     else:
-        target = sb.relpath(patch.move_to)
+        target = resolved(ws, call, patch.move_to)
         if overwrite and sb.exists(target):
             return _moved_over(ws, call, path, before, version, target, after, tier, check)
         if sb.exists(target):

@@ -28,7 +28,12 @@ from edittools.tools._executor import (
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import fresh_or_base, read_existing, read_existing_deferred
+from edittools.tools._guard import (
+    fresh_or_base,
+    read_existing,
+    read_existing_deferred,
+    resolved,
+)
 from edittools.tools._large import streamed_edit, streamed_multi_edit
 from edittools.tools._matching import Match, locate
 from edittools.tools._numbering import excerpt
@@ -50,7 +55,7 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
     the `max_file_bytes` cap is edited by a streamed scan (see `_large`).
     """
     sb = ws.sandbox
-    path = sb.relpath(params.path)
+    path = resolved(ws, call, params.path)
     refuse_nul(params.new_string, "new_string", path)
     if params.old_string == "":
         if sb.exists(path):
@@ -217,7 +222,7 @@ def multi_edit(ws: Workspace, params: MultiEditParams, call: Call) -> ToolResult
     `_large`).
     """
     sb = ws.sandbox
-    path = sb.relpath(params.path)
+    path = resolved(ws, call, params.path)
     for number, operation in enumerate(params.edits, start=1):
         refuse_nul(operation.new_string, f"edits[{number}].new_string", path)
     with sb.lock(path):

@@ -16,7 +16,7 @@ from edittools.tools._executor import (
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import fresh_or_base, read_existing
+from edittools.tools._guard import fresh_or_base, read_existing, resolved
 from edittools.tools._numbering import excerpt
 from edittools.tools._params import InsertParams
 from edittools.tools._region import Lines, line_now, made_elsewhere
@@ -30,7 +30,7 @@ def insert(ws: Workspace, params: InsertParams, call: Call) -> ToolResult:
     except at the end of a file that has none. Like every change, it needs a fresh read.
     """
     sb = ws.sandbox
-    path = sb.relpath(params.path)
+    path = resolved(ws, call, params.path)
     refuse_nul(params.text, "text", path)
     with sb.lock(path):
         before, version = read_existing(ws, path)

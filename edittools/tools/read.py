@@ -58,13 +58,14 @@ def read(ws: Workspace, params: ReadParams, call: Call) -> ToolResult:
         if exc.code != "too_large":
             raise
         return _read_large(ws, call, ws.sandbox.relpath(params.path), params)
+    name = ws.sandbox.name_of(params.path)  # what the read called it: see `_guard.resolved`
     mime = image_mime(data)
     if mime is not None:
-        ws.note_seen(path, data, version, reader=call.reader)
+        ws.note_seen(path, data, version, reader=call.reader, name=name)
         return _read_image(ws, path, data, mime)
     document = decode(data, counts=ws.contents.newline_counts(version.digest))
     ws.contents.note_newline_counts(version.digest, document.newline_counts)
-    seen = ws.note_seen(path, data, version, reader=call.reader)
+    seen = ws.note_seen(path, data, version, reader=call.reader, name=name)
     if not document.text:
         return ToolResult(
             value=f"{path} is empty (0 lines). It was recorded as read, so you may write it.",
@@ -276,7 +277,9 @@ def _read_large(ws: Workspace, call: Call, path: str, params: ReadParams) -> Too
         window.pop()
     result = _window_result(ws, call, path, window, params.offset, total, note=note)
     if version is not None:  # a read that showed its window counts as a read, as for any file
-        ws.note_seen_version(path, version, reader=call.reader)
+        ws.note_seen_version(
+            path, version, reader=call.reader, name=ws.sandbox.name_of(params.path)
+        )
     return result
 
 

@@ -19,7 +19,7 @@ from edittools._workspace import Workspace
 from edittools.artifacts import TableArtifact, TablePayload, ToolResult
 from edittools.syntax import SYMBOL_LANGUAGES, NoSymbols, OutOfTime, Symbol, language_of, outline
 from edittools.tools._call import Call
-from edittools.tools._guard import read_existing
+from edittools.tools._guard import read_existing, resolved
 from edittools.tools._params import EditSymbolParams, ReadParams, ReadSymbolParams, SymbolsParams
 from edittools.tools._replace import Placed, replace_placed
 from edittools.tools.read import read
@@ -65,7 +65,7 @@ def read_symbol(ws: Workspace, params: ReadSymbolParams, call: Call) -> ToolResu
 
 def edit_symbol(ws: Workspace, params: EditSymbolParams, call: Call) -> ToolResult:
     """Replace a definition of `params.path` (or its body), or put text before or after it."""
-    path = ws.sandbox.relpath(params.path)
+    path = resolved(ws, call, params.path)
     what = {
         "replace": "Replaced",
         "body": "Replaced the body of",

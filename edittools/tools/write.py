@@ -16,7 +16,7 @@ from edittools.tools._executor import (
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import ensure_fresh, read_if_exists
+from edittools.tools._guard import ensure_fresh, read_if_exists, resolved
 from edittools.tools._params import WriteParams
 from sandbox import SandboxError, TextDocument, Version, decode
 
@@ -28,7 +28,7 @@ def write(ws: Workspace, params: WriteParams, call: Call) -> ToolResult:
     newline style are kept; LF-only content written over a CRLF file takes CRLF.
     """
     sb = ws.sandbox
-    path = sb.relpath(params.path)
+    path = resolved(ws, call, params.path)
     with sb.lock(path):
         existing = read_if_exists(ws, path)
         before: bytes | None = None

@@ -16,9 +16,11 @@ __all__ = [
     "delete_read",
     "derived_base",
     "last_change",
+    "led_to",
     "mark_undone",
     "push_change",
     "put_anchored",
+    "put_name",
     "put_read",
     "put_recipe",
     "read_record",
@@ -62,6 +64,21 @@ def put_anchored(db: sqlite3.Connection, reader: str, path: str, digest: str) ->
 def anchored_read(index: StateIndex, reader: str, path: str) -> str | None:
     """The digest of the content `reader`'s last read of `path` with anchors showed, if any."""
     rows = index.rows("SELECT anchored FROM reads WHERE reader = ? AND path = ?", (reader, path))
+    return rows[0][0] if rows and isinstance(rows[0][0], str) else None
+
+
+def put_name(db: sqlite3.Connection, reader: str, name: str, path: str) -> None:
+    """Record that `reader`'s last read of `name` (as it spelled it) led to the file `path`."""
+    db.execute(
+        "INSERT INTO read_names (reader, name, path) VALUES (?, ?, ?) "
+        "ON CONFLICT(reader, name) DO UPDATE SET path = excluded.path",
+        (reader, name, path),
+    )
+
+
+def led_to(index: StateIndex, reader: str, name: str) -> str | None:
+    """The file `reader`'s last read of `name` led to, if it read it by that name."""
+    rows = index.rows("SELECT path FROM read_names WHERE reader = ? AND name = ?", (reader, name))
     return rows[0][0] if rows and isinstance(rows[0][0], str) else None
 
 

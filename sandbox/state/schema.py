@@ -49,6 +49,12 @@ CREATE TABLE IF NOT EXISTS reads (
     anchored TEXT,                -- digest of the content its last read with anchors showed
     PRIMARY KEY (reader, path)
 );
+CREATE TABLE IF NOT EXISTS read_names (
+    reader TEXT NOT NULL,         -- as in `reads`
+    name TEXT NOT NULL,           -- a path as the reader spelled it (root-relative, unresolved)
+    path TEXT NOT NULL,           -- where it led when read (resolved: the `reads` row's path)
+    PRIMARY KEY (reader, name)
+);
 CREATE TABLE IF NOT EXISTS changes (
     id INTEGER PRIMARY KEY,
     path TEXT NOT NULL,
