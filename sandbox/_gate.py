@@ -394,7 +394,8 @@ def _read_only(r: Resolved) -> SandboxError:
         "permission",
         f"{why}: the tools do not replace a file that could not be written in place. Leave it "
         "as it is, or make it writable first (chmod u+w); if replacing it is really intended, "
-        "lift the rule explicitly (allow_readonly_writes=True).",
+        "lift the rule explicitly (allow_readonly_writes=True, or --allow-readonly-writes on "
+        "the command line).",
         path=r.rel,
     )
 

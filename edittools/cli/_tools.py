@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 _RAW = argparse.RawDescriptionHelpFormatter
 _GIT_HELP = "let the tools write under .git/ (refused by default: git runs hooks and config)"
+_READONLY_HELP = "let the tools replace files you could not write in place (read-only ones)"
 _SYNTAX_HELP = "a change that breaks a file's syntax: warn (default), refuse it, or off"
 _NEW_TEXT_HELP = "the new text (default: standard input)"
 
@@ -151,6 +152,7 @@ def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool =
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
         p.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX_HELP)
         p.add_argument("--allow-git-writes", action="store_true", help=_GIT_HELP)
+        p.add_argument("--allow-readonly-writes", action="store_true", help=_READONLY_HELP)
         p.add_argument("--agent", help="who makes the change: kept with it, named to others")
     p.set_defaults(run=run)
     return p
@@ -169,6 +171,7 @@ def _session(args: argparse.Namespace) -> Session:
         require_read=False,
         syntax_check=policy,
         allow_git_writes=git,
+        allow_readonly_writes=getattr(args, "allow_readonly_writes", False),
         agent=getattr(args, "agent", None),
     )
 

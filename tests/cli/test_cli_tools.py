@@ -62,6 +62,16 @@ def test_edit_changes_the_file_and_shows_the_diff(root, capsys):
     assert (root / "app.py").read_text() == APP.replace("'Hello, ' + name", "f'Hi {name}'")
 
 
+def test_a_read_only_file_is_refused_unless_the_rule_is_lifted(root, capsys):
+    (root / "app.py").chmod(0o444)
+    status, out = _cli(capsys, root, "edit", "app.py", "'Hello, ' + name", "f'Hi {name}'")
+    assert status == 1 and "Error (permission)" in out and "--allow-readonly-writes" in out
+    assert (root / "app.py").read_text() == APP
+    args = ("edit", "app.py", "'Hello, ' + name", "f'Hi {name}'", "--allow-readonly-writes")
+    assert _cli(capsys, root, *args)[0] == 0
+    assert (root / "app.py").read_text() == APP.replace("'Hello, ' + name", "f'Hi {name}'")
+
+
 def test_edit_json_carries_the_diff_artifact(root, capsys):
     status, result = _json(capsys, root, "edit", "app.py", "world", "there")
     assert status == 0 and result.artifact.kind == "diff"
