@@ -10,8 +10,9 @@ from ``/proc`` every millisecond while the process runs. The table gives the min
 wall time, the ratio of the medians to git's, the median of each run's ratio to git's run of the
 same round ("paired"), and the load average before and after. The package's bytecode is compiled
 first, as an installed package's is. Files over git's ``core.bigFileThreshold`` (512 MiB) are
-binary to ``git diff``; then git runs a second time with the threshold raised, a line diff. The files are generated once, with a fixed seed, under the
-system's temporary folder (never in the repository), and reused by later runs.
+binary to ``git diff``; then git runs a second time with the threshold raised, a line diff. The
+files are generated once, with a fixed seed, under the system's temporary folder (never in the
+repository), and reused by later runs.
 """
 
 from __future__ import annotations
