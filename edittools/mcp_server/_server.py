@@ -27,6 +27,7 @@ from edittools import SYNTAX_POLICIES, Session, SessionOptions, ToolError
 from edittools.artifacts import ImageArtifact, ToolResult
 from edittools.artifacts.builders import by_reference
 from edittools.dialects import result_to_mcp
+from edittools.mcp_server._agents import agent_of
 from edittools.mcp_server._calls import InFlight
 from edittools.mcp_server._card import (
     APPS_EXTENSION,
@@ -149,7 +150,7 @@ def build_server(
             ).result()
             return answer(result)
         arguments = params.arguments or {}
-        agent = _client_name(ctx)
+        agent = agent_of(ctx)
         if tool.read_only or ctx.request_id is None:
             async with one_at_a_time:
                 return run(tool, arguments, None, agent)
@@ -394,21 +395,6 @@ def _reporter(ctx: Any) -> Progress:
         anyio.from_thread.run(send, done, total, message)
 
     return report
-
-
-def _client_name(ctx: Any) -> str | None:
-    """Who makes a request: the client's name from its `initialize`, with the transport's
-    session id when it has one (HTTP), so two connections there are two agents; None when
-    unknown. Over stdio the name alone: a client that starts a server per call (as the MCP
-    Inspector's CLI does) keeps its read records from one server to the next, and two clients
-    of one name share them."""
-    try:
-        name = str(ctx.session.client_params.client_info.name)[:80]
-    except AttributeError:
-        return None
-    headers = getattr(getattr(ctx, "request", None), "headers", None)
-    session_id = headers.get("mcp-session-id") if headers is not None else None
-    return f"{name}#{str(session_id)[:8]}" if session_id else name
 
 
 def _missing(ctx: Any, uri: str, message: str, data: dict[str, Any] | None = None) -> MCPError:

@@ -137,13 +137,15 @@ OPERATIONS: dict[str, ToolSpec] = {
     ),
     "rewind": ToolSpec(
         "rewind",
-        "Put every file the tools changed since a checkpoint back as it was then, all or none. "
-        "Refused for files changed outside the tools since, unless force is true.",
+        "Put every file the tools changed since a checkpoint back as it was then, all or none: "
+        "every agent's changes, not only yours (by: one agent's alone); the result says whose "
+        "it took back. Refused for files changed outside the tools since, unless force is true.",
         RewindParams, "edittools.tools.review", read_only=False, destructive=True, idempotent=False,
     ),
     "reject": ToolSpec(
         "reject",
-        "Revert one hunk of a file's net diff since a checkpoint, if it still applies.",
+        "Revert one hunk of a file's net diff since a checkpoint, if it still applies, whoever "
+        "made it: any agent may take back another's (by: from one agent's changes alone).",
         RejectParams, "edittools.tools.review", read_only=False, destructive=True, idempotent=False,
     ),
     "symbols": ToolSpec(

@@ -132,9 +132,23 @@ def rewind(ws: Workspace, params: RewindParams, call: Call) -> ToolResult:
     commit_all(ws, call, [FileWrite(n.path, n.then, n.version or ABSENT, base=n.now) for n in nets])
     files = [_payload(ws, n.path, n.now, n.then) for n in nets]
     files = [with_syntax(p, c) for p, c in zip(files, checks, strict=True)]
-    lines = [f"Rewound {len(nets)} file(s) to checkpoint {since}:"]
+    whose = _whose(ws, ws.checkpoints.change_mark(since), nets)
+    lines = [f"Rewound {len(nets)} file(s) to checkpoint {since}{whose}:"]
     lines += [f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed})" for p in files]
     return changeset_result("\n".join(lines) + "".join(map(syntax_note, checks)), files)
+
+
+def _whose(ws: Workspace, mark: int, nets: list[_Net]) -> str:
+    """Whose changes a rewind takes back, any agent's and not only the caller's: ", taking back
+    changes by agent `a`, agent `b` and outside the tools"; empty when none is known."""
+    actors = {c.actor or "" for n in nets for c in ws.history(n.path) if c.id > mark}
+    who = [f"agent `{a}`" if a else "an unnamed session" for a in sorted(actors)]
+    if any(n.external for n in nets):
+        who.append("outside the tools")
+    if not who:
+        return ""
+    listed = who[0] if len(who) == 1 else f"{', '.join(who[:-1])} and {who[-1]}"
+    return f", taking back changes by {listed}"
 
 
 def _rewind_by(ws: Workspace, call: Call, since: int, actor: str) -> ToolResult:
@@ -227,7 +241,8 @@ def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:
     include = wants_texts(ws, len(net.now or b""), len(after or b""))
     payload = diff_texts(now_text, new_text, path=net.path, include_texts=include)
     payload = with_blobs(ws, payload, net.now, after)
-    return change_result(summary(f"Rejected hunk {index} of", payload), payload, check)
+    whose = "" if params.by is None else f" agent `{params.by}`'s changes to"
+    return change_result(summary(f"Rejected hunk {index} of{whose}", payload), payload, check)
 
 
 def accept(ws: Workspace, params: AcceptParams, call: Call) -> ToolResult:

@@ -40,6 +40,8 @@ _INIT = {
     },
 }
 _HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+_MODERN = "2026-07-28"
+"""The protocol revision without sessions: each request says who the client is."""
 
 
 class Served:
@@ -160,6 +162,65 @@ def test_a_read_by_one_client_does_not_vouch_for_another(root: Path) -> None:
     with served(root) as server:
         assert "read" in anyio.run(run, server).lower()
     assert (root / "a.py").read_text() == "x = 1\n"
+
+
+def _stateless_call(
+    server: Served, name: str, arguments: dict[str, Any], *, client_name: str, **headers: str
+) -> dict[str, Any]:
+    """A 2026-07-28 `tools/call`: no session, the client's name and capabilities in `_meta`."""
+    envelope = {
+        "io.modelcontextprotocol/protocolVersion": _MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": client_name, "version": "1"},
+    }
+    params = {"name": name, "arguments": arguments, "_meta": envelope}
+    sent = {
+        **_HEADERS,
+        **server.auth,
+        "mcp-protocol-version": _MODERN,
+        "mcp-method": "tools/call",
+        "mcp-name": name,
+        **headers,
+    }
+    answer = _rpc(server.url, sent, {"id": 9, "method": "tools/call", "params": params})
+    assert answer.status_code == 200, answer.text
+    (message,) = [m for m in _messages(answer.text.splitlines()) if m.get("id") == 9]
+    return dict(message["result"])
+
+
+@pytest.mark.parametrize("how", ["a name with the suffix", "the name and a session header"])
+def test_a_stateless_request_cannot_pass_for_an_agent_of_a_session(root: Path, how: str) -> None:
+    # Found: a 2026-07-28 request (no session) named `alice#<8 hex>`, the suffix read in alice's
+    # notes and blame, edited on alice's read record and was blamed on alice.
+    (root / "a.py").write_text("x = 1\n")
+    edit = {"path": "a.py", "old_string": "x = 2", "new_string": "x = 3"}
+
+    async def alice_reads_and_edits(server: Served) -> None:
+        async with client(server.url, "alice", server.auth) as s:
+            await s.call_tool("read", {"path": "a.py"})
+            changed = await s.call_tool(
+                "edit", {"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
+            )
+            assert not changed.is_error, text(changed)
+
+    with served(root) as server:
+        anyio.run(alice_reads_and_edits, server)
+        with Session(root) as s:
+            (made,) = s.workspace.history("a.py")
+        alice = made.actor
+        assert alice is not None and alice.startswith("alice#")
+        if how == "a name with the suffix":
+            forged = _stateless_call(server, "edit", edit, client_name=alice)
+        else:
+            name, _, suffix = alice.partition("#")
+            forged = _stateless_call(
+                server, "edit", edit, client_name=name, **{"mcp-session-id": suffix}
+            )
+    assert forged["isError"] is True, forged
+    assert "(not_read)" in forged["content"][0]["text"], forged  # never read by this agent
+    assert (root / "a.py").read_text() == "x = 2\n"
+    with Session(root) as s:
+        assert [c.actor for c in s.workspace.history("a.py")] == [alice]
 
 
 def _post(url: str, headers: dict[str, str] | list[tuple[str, str]]) -> httpx2.Response:

@@ -134,6 +134,28 @@ def test_rewinding_one_agent_keeps_the_others_changes(tmp_path: Path) -> None:
         assert {p: (tmp_path / p).read_text() for p in ("f.txt", "g.txt")} == before
 
 
+def test_a_rewind_says_whose_changes_it_takes_back_every_agent_s(tmp_path: Path) -> None:
+    # Any agent may rewind another's changes: the result names them, so it is never unsaid.
+    (tmp_path / "f.txt").write_text("f\nh\n")
+    (tmp_path / "g.txt").write_text("g\nh\n")
+    with Session(tmp_path, require_read=False) as s:
+        start = s.checkpoint("start")
+        for agent, path, old in (
+            ("writer", "f.txt", "f"),
+            ("reviewer", "g.txt", "g"),
+            (None, "f.txt", "h"),  # the session rewinding, last on each file
+            (None, "g.txt", "h"),
+        ):
+            arguments = {"path": path, "old_string": old, "new_string": old * 2}
+            assert not s.call("edit", arguments, agent=agent).is_error
+        result = s.rewind(start)
+        assert not result.is_error, result.value
+    assert result.value.startswith(
+        f"Rewound 2 file(s) to checkpoint {start}, taking back changes by an unnamed session, "
+        "agent `reviewer` and agent `writer`:"
+    ), result.value
+
+
 def test_a_checkpoint_keeps_who_took_it(tmp_path: Path) -> None:
     with Session(tmp_path, agent="writer") as s:
         taken = s.checkpoint("mine")
@@ -163,6 +185,7 @@ def test_rejecting_a_hunk_of_one_agent_s_changes_keeps_the_others(tmp_path: Path
         start = _three_edits(s)
         result = s.reject("f.txt", 1, since=start, by="writer")  # the writer's second hunk
         assert not result.is_error, result.value
+        assert result.value.startswith("Rejected hunk 1 of agent `writer`'s changes to f.txt")
     f = (tmp_path / "f.txt").read_text()
     assert "line two" in f and "line ten" in f and "line eighteen" not in f and "line 18\n" in f
 
