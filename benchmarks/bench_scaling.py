@@ -33,9 +33,9 @@ from pathlib import Path
 from edittools import Session
 from edittools._errors import ToolError
 from edittools.artifacts import ToolResult
+from edittools.change._splice import splice_spans
 from edittools.tools._matching import locate
 from edittools.tools._patch import apply_file_patch, parse_patch
-from edittools.tools._splice import splice_spans
 
 # --- shapes through a session ----------------------------------------------------------------
 

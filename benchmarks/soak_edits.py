@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import edittools.tools._executor as change_module
+import edittools.change._commit as change_module
 from edittools import Session
 from edittools._options import SessionOptions
 from edittools.syntax import CHECKED_LANGUAGES, SYMBOL_LANGUAGES, language_of

@@ -44,6 +44,7 @@ LAYER_OF_PREFIX = {
     "edittools._errors": "state",
     "edittools._options": "state",
     "edittools._choices": "state",
+    "edittools.change": "change",
     "edittools.tools": "tools",
     "edittools._session": "session",
     "edittools.dialects": "dialects",
@@ -62,8 +63,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "diff": frozenset({"base", "artifacts"}),
     "syntax": frozenset({"base", "artifacts"}),
     "state": frozenset({"base", "sandbox", "artifacts", "diff"}),
-    "tools": frozenset({"base", "sandbox", "artifacts", "diff", "syntax", "state"}),
-    "session": frozenset({"base", "sandbox", "artifacts", "diff", "state", "tools"}),
+    "change": frozenset({"base", "sandbox", "artifacts", "diff", "syntax", "state"}),
+    "tools": frozenset({"base", "sandbox", "artifacts", "diff", "syntax", "state", "change"}),
+    "session": frozenset({"base", "sandbox", "artifacts", "diff", "state", "change", "tools"}),
     "dialects": frozenset({"base", "artifacts", "diff"}),
     "facade": frozenset({"base", "artifacts", "state", "session", "dialects"}),
     "render": frozenset({"base", "artifacts", "diff"}),
@@ -280,7 +282,7 @@ def test_only_the_executor_commits() -> None:
     is the executor, and the sandbox's streamed writer), so a dry run or a cancel is honoured
     in one place."""
     callers = calling_modules(frozenset({"commit", "splice_writer"}), methods_only=True)
-    assert [n for n in callers if not n.startswith("sandbox")] == ["edittools.tools._executor"]
+    assert [n for n in callers if not n.startswith("sandbox")] == ["edittools.change._commit"]
     callers = calling_modules(frozenset({"commit_files"}), methods_only=True)
     assert [n for n in callers if not n.startswith("sandbox")] == ["edittools._workspace"]
 
@@ -332,6 +334,7 @@ PUBLIC_PACKAGES = [
     "edittools",
     "edittools.artifacts",
     "edittools.diff",
+    "edittools.change",
     "edittools.tools",
     "edittools.render",
     "edittools.dialects",

@@ -10,7 +10,7 @@ journal reads back a read it kept by reference); `Progress`, what a call tells h
 passes over large files have gone.
 """
 
-from edittools.tools._call import Progress
+from edittools.change import Progress
 from edittools.tools._catalog import (
     OPERATIONS,
     STRUCTURE,

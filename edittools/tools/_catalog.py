@@ -29,7 +29,7 @@ from edittools.tools._params import (
 if TYPE_CHECKING:
     from edittools._workspace import Workspace
     from edittools.artifacts import ToolResult
-    from edittools.tools._call import Call
+    from edittools.change import Call
 
 
 @dataclass(frozen=True)

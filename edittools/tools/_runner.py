@@ -17,8 +17,8 @@ from edittools._errors import SANDBOX_CODES, ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.artifacts.builders import by_reference, error_result
+from edittools.change import Call, Progress
 from edittools.diff import DEFAULT_BUDGET, DiffError, shared_budget
-from edittools.tools._call import Call, Progress
 from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
 

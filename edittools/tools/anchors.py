@@ -23,12 +23,9 @@ import re
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
+from edittools.change import Call, Overlap, Placed, carried, replace_placed, resolved
 from edittools.diff import diff_texts, unified_excerpt
-from edittools.tools._call import Call
-from edittools.tools._guard import resolved
 from edittools.tools._params import EditLinesParams
-from edittools.tools._region import Overlap, carried
-from edittools.tools._replace import Placed, replace_placed
 from edittools.tools._tags import line_digest
 from sandbox import TextDocument, decode
 

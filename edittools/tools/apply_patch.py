@@ -9,25 +9,31 @@ from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
-from edittools.diff import diff_texts, strip_components
-from edittools.syntax import SyntaxCheck
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+from edittools.change import (
     COARSE_NOTE,
+    Call,
+    Lines,
     commit_all,
     digest,
+    ensure_fresh,
+    fresh_or_base,
+    made_elsewhere,
+    read_existing,
+    resolved,
+    stale_if,
     syntax_note,
     text_or_bytes,
     vet,
     wants_texts,
+    widened,
     with_refs,
     with_syntax,
 )
-from edittools.tools._guard import ensure_fresh, fresh_or_base, read_existing, resolved
+from edittools.diff import diff_texts, strip_components
+from edittools.syntax import SyntaxCheck
 from edittools.tools._large import streamed_patch
 from edittools.tools._params import ApplyPatchParams
 from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
-from edittools.tools._region import Lines, made_elsewhere, stale_if, widened
 from sandbox import ABSENT, FileWrite, SandboxError, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}

@@ -13,8 +13,7 @@ from typing import Literal
 
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
-from edittools.tools._executor import kept_text, text_or_bytes
-from edittools.tools._region import hunks, line_count
+from edittools.change import hunks, kept_text, line_count, text_or_bytes
 from sandbox import SandboxError
 
 Kind = Literal["tools", "outside", "never", "unknown"]

@@ -7,39 +7,39 @@ import re
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
-from edittools.diff import diff_spans, diff_texts
-from edittools.tools._bytematch import (
+from edittools.change import (
     ByteSpan,
-    exact_byte_spans,
-    line_end,
-    line_start,
-    plain_head,
-)
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+    Call,
+    Lines,
     by_bytes,
     change_result,
     commit,
     digest,
+    exact_byte_spans,
+    excerpt,
+    fresh_or_base,
+    line_end,
+    line_start,
+    lines_of,
+    made_elsewhere,
+    plain_head,
+    read_existing,
+    read_existing_deferred,
     refuse_nul,
+    resolved,
+    splice_spans,
+    splice_views,
+    stale_if,
     summary,
     unchecked_note,
     vet,
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import (
-    fresh_or_base,
-    read_existing,
-    read_existing_deferred,
-    resolved,
-)
+from edittools.diff import diff_spans, diff_texts
 from edittools.tools._large import streamed_edit, streamed_multi_edit
 from edittools.tools._matching import Match, locate
-from edittools.tools._numbering import excerpt
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
-from edittools.tools._region import Lines, lines_of, made_elsewhere, stale_if
-from edittools.tools._splice import splice_spans, splice_views
 from edittools.tools.write import write
 from sandbox import Digester, SandboxError, TextDocument, Version, decode
 

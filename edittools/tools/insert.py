@@ -5,21 +5,25 @@ from __future__ import annotations
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.diff import diff_spans
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+from edittools.change import (
+    Call,
+    Lines,
     change_result,
     commit,
     digest,
+    excerpt,
+    fresh_or_base,
+    line_now,
+    made_elsewhere,
+    read_existing,
     refuse_nul,
+    resolved,
     vet,
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import fresh_or_base, read_existing, resolved
-from edittools.tools._numbering import excerpt
+from edittools.diff import diff_spans
 from edittools.tools._params import InsertParams
-from edittools.tools._region import Lines, line_now, made_elsewhere
 from sandbox import TextDocument, decode
 
 

@@ -24,10 +24,15 @@ from edittools.artifacts import (
     ToolResult,
 )
 from edittools.artifacts.builders import code_result
+from edittools.change import (
+    CUT_MARKER,
+    Call,
+    as_lf_lines,
+    numbered,
+    plain_numbered,
+    read_existing_at,
+)
 from edittools.syntax import language_of
-from edittools.tools._call import Call
-from edittools.tools._guard import read_existing_at
-from edittools.tools._numbering import CUT_MARKER, as_lf_lines, numbered, plain_numbered
 from edittools.tools._params import ReadParams
 from edittools.tools._tags import anchored, tags
 from sandbox import (

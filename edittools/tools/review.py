@@ -16,13 +16,14 @@ from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, Hunk, ToolResult
 from edittools.artifacts.builders import changeset_result, text_result
-from edittools.diff import diff_texts, hunks_payload, unified_excerpt
-from edittools.syntax import SyntaxCheck
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+from edittools.change import (
+    Call,
+    Overlap,
     change_result,
     commit_all,
     kept_text,
+    merge,
+    read_if_exists,
     summary,
     syntax_note,
     text_or_bytes,
@@ -31,7 +32,8 @@ from edittools.tools._executor import (
     with_blobs,
     with_syntax,
 )
-from edittools.tools._guard import read_if_exists
+from edittools.diff import diff_texts, hunks_payload, unified_excerpt
+from edittools.syntax import SyntaxCheck
 from edittools.tools._params import (
     AcceptParams,
     ChangesParams,
@@ -39,7 +41,6 @@ from edittools.tools._params import (
     RejectParams,
     RewindParams,
 )
-from edittools.tools._region import Overlap, merge
 from sandbox import ABSENT, FileWrite, SandboxError, Version, decode
 
 _LINE = re.compile(r"(?<=\n)")

@@ -17,11 +17,9 @@ from dataclasses import replace
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import TableArtifact, TablePayload, ToolResult
+from edittools.change import Call, Placed, read_existing, replace_placed, resolved
 from edittools.syntax import SYMBOL_LANGUAGES, NoSymbols, OutOfTime, Symbol, language_of, outline
-from edittools.tools._call import Call
-from edittools.tools._guard import read_existing, resolved
 from edittools.tools._params import EditSymbolParams, ReadParams, ReadSymbolParams, SymbolsParams
-from edittools.tools._replace import Placed, replace_placed
 from edittools.tools.read import read
 from sandbox import TextDocument, decode
 

@@ -5,24 +5,24 @@ from __future__ import annotations
 from edittools._errors import ToolError
 from edittools._workspace import Change, Recipe, Span, Workspace
 from edittools.artifacts import ToolResult
-from edittools.diff import diff_spans, diff_texts
-from edittools.tools._bytematch import plain_utf8
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+from edittools.change import (
+    Call,
     by_bytes,
     change_result,
     commit_all,
     digest,
+    read_if_exists_deferred,
+    splice_views,
     summary,
     text_or_bytes,
     vet,
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import read_if_exists_deferred
+from edittools.diff import diff_spans, diff_texts
+from edittools.tools._bytematch import plain_utf8
 from edittools.tools._large import streamed_undo
 from edittools.tools._params import UndoParams
-from edittools.tools._splice import splice_views
 from sandbox import ABSENT, Digester, FileWrite, SandboxError, Version
 
 

@@ -5,18 +5,20 @@ from __future__ import annotations
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.artifacts.builders import diff_result
-from edittools.diff import diff_texts
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+from edittools.change import (
+    Call,
     change_result,
     commit,
     digest,
+    ensure_fresh,
+    read_if_exists,
+    resolved,
     summary,
     vet,
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import ensure_fresh, read_if_exists, resolved
+from edittools.diff import diff_texts
 from edittools.tools._params import WriteParams
 from sandbox import SandboxError, TextDocument, Version, decode
 

@@ -11,7 +11,7 @@ import pytest
 
 from edittools import Session, ToolResult
 from edittools._contents import KnownContents
-from edittools.tools import _executor as executor_module
+from edittools.change import _commit as executor_module
 from edittools.tools import edit as edit_module
 from edittools.tools import undo as undo_module
 from sandbox import FileWrite, Sandbox, digest_of

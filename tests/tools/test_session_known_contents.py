@@ -9,7 +9,7 @@ import pytest
 
 from edittools import Session, ToolResult, _contents
 from edittools._contents import KnownContents
-from edittools.tools import _executor as executor_module
+from edittools.change import _commit as executor_module
 from sandbox import Digester, digest_of
 
 

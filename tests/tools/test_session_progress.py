@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import edittools.tools._call as call_module
+import edittools.change._call as call_module
 from edittools import Session
 
 CAP = 1 << 20

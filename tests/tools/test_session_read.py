@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from edittools import Session
-from edittools.tools._numbering import numbered
+from edittools.change._numbering import numbered
 
 # Tiny real images (3x2 pixels, made once with an image library and kept as bytes).
 PNG = bytes.fromhex(

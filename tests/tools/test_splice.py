@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edittools.tools._splice import VIEW_EDITS, splice_spans, splice_views
+from edittools.change._splice import VIEW_EDITS, splice_spans, splice_views
 
 
 def test_spans_are_replaced_in_order_for_text_and_bytes() -> None:

@@ -21,17 +21,17 @@ from contextlib import ExitStack
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.diff import unified_excerpt
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+from edittools.change import (
+    Call,
     change_result,
     commit,
     digest,
+    ensure_fresh,
     open_for_change,
     summary,
     with_refs,
 )
-from edittools.tools._guard import ensure_fresh
+from edittools.diff import unified_excerpt
 from edittools.tools._large.scan import Scan, scan
 from edittools.tools._large.text import check_text, crlf, crlf_file
 from edittools.tools._large.windows import windowed_diff

@@ -21,8 +21,7 @@ from contextlib import ExitStack
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload
-from edittools.tools._call import Call
-from edittools.tools._executor import open_for_change
+from edittools.change import Call, open_for_change
 from edittools.tools._large.scan import FIND_KEPT, find_lines
 from edittools.tools._large.text import check_text, crlf_file
 from edittools.tools._large.windows import hash_and_diff

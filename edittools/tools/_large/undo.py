@@ -8,8 +8,8 @@ from contextlib import ExitStack
 from edittools._errors import ToolError
 from edittools._workspace import Change, Workspace
 from edittools.artifacts import ToolResult
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+from edittools.change import (
+    Call,
     change_result,
     commit_all,
     digest,

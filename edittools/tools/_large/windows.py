@@ -7,9 +7,8 @@ import os
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload
+from edittools.change import Call, ensure_fresh
 from edittools.diff import diff_spans, hunks_payload
-from edittools.tools._call import Call
-from edittools.tools._guard import ensure_fresh
 from edittools.tools._large.scan import hash_counting
 from sandbox import Version
 

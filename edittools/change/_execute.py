@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.diff import diff_spans
-from edittools.tools._call import Call
-from edittools.tools._executor import (
+from edittools.change._call import Call
+from edittools.change._commit import (
     change_result,
     commit,
     digest,
@@ -27,9 +26,10 @@ from edittools.tools._executor import (
     wants_texts,
     with_refs,
 )
-from edittools.tools._guard import fresh_or_base, read_existing
-from edittools.tools._numbering import excerpt
-from edittools.tools._region import Lines, made_elsewhere
+from edittools.change._fresh import fresh_or_base, read_existing
+from edittools.change._numbering import excerpt
+from edittools.change._region import Lines, made_elsewhere
+from edittools.diff import diff_spans
 from sandbox import TextDocument, decode
 
 

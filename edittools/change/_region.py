@@ -23,8 +23,8 @@ from typing import TypeVar
 
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload
+from edittools.change._commit import text_or_bytes
 from edittools.diff import diff_texts, hunk_header, line_diff, unified_excerpt
-from edittools.tools._executor import text_or_bytes
 from sandbox import SandboxError, TextDocument, decode
 
 T = TypeVar("T")

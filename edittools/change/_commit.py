@@ -16,8 +16,8 @@ from edittools._errors import ToolError
 from edittools._workspace import Change, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
+from edittools.change._call import Call
 from edittools.syntax import SyntaxCheck, check_change, unchecked
-from edittools.tools._call import Call
 from sandbox import (
     ABSENT,
     Digester,
