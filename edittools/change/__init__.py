@@ -5,14 +5,14 @@ once: a call's context (`Call`), reading the file and judging it fresh or stale 
 rule, or the region rule with its three-way merge of lines), the refusal of NUL characters, the
 syntax check, the commit (compare-and-swap, all files or none, the undo history in the same
 transaction), the diff's refs and the sentence the model reads. `execute` runs one located
-change of one file from start to end; the rest are its parts, for the tools whose change is not
-(yet) one located span.
+change of one file from start to end (a `Locate` gives its `Placed` spans); the rest are its
+parts, for the tools whose change is not (yet) located spans of one file.
 """
 
+from edittools.change._bytematch import ByteSpan, exact_byte_spans, plain_utf8
 from edittools.change._call import PROGRESS_EVERY, Call, Progress
 from edittools.change._commit import (
     BYTES_PATH_MIN,
-    COARSE_NOTE,
     by_bytes,
     change_result,
     commit,
@@ -21,7 +21,6 @@ from edittools.change._commit import (
     kept_text,
     open_for_change,
     refuse_nul,
-    summary,
     syntax_note,
     text_or_bytes,
     unchecked_note,
@@ -31,7 +30,7 @@ from edittools.change._commit import (
     with_refs,
     with_syntax,
 )
-from edittools.change._execute import Locate, Placed, replace_placed
+from edittools.change._execute import Locate, OnBytes, Placed, apply, execute
 from edittools.change._fresh import (
     changed_by,
     ensure_fresh,
@@ -41,6 +40,7 @@ from edittools.change._fresh import (
     read_existing_deferred,
     read_if_exists,
     read_if_exists_deferred,
+    resolved,
 )
 from edittools.change._numbering import (
     CUT_MARKER,
@@ -55,6 +55,7 @@ from edittools.change._region import (
     Hunk,
     Lines,
     Overlap,
+    carried,
     hunks,
     line_count,
     line_now,
@@ -64,6 +65,7 @@ from edittools.change._region import (
     stale_if,
     widened,
 )
+from edittools.change._sentence import COARSE_NOTE, sentence, summary, tolerance_note
 from edittools.change._splice import splice_spans, splice_views
 
 __all__ = [
@@ -72,22 +74,28 @@ __all__ = [
     "CUT_MARKER",
     "PROGRESS_EVERY",
     "Base",
+    "ByteSpan",
     "Call",
     "Hunk",
     "Lines",
     "Locate",
+    "OnBytes",
     "Overlap",
     "Placed",
     "Progress",
+    "apply",
     "as_lf_lines",
     "by_bytes",
+    "carried",
     "change_result",
     "changed_by",
     "commit",
     "commit_all",
     "digest",
     "ensure_fresh",
+    "exact_byte_spans",
     "excerpt",
+    "execute",
     "fresh_or_base",
     "hunks",
     "kept_text",
@@ -100,19 +108,22 @@ __all__ = [
     "numbered",
     "open_for_change",
     "plain_numbered",
+    "plain_utf8",
     "read_existing",
     "read_existing_at",
     "read_existing_deferred",
     "read_if_exists",
     "read_if_exists_deferred",
     "refuse_nul",
-    "replace_placed",
+    "resolved",
+    "sentence",
     "splice_spans",
     "splice_views",
     "stale_if",
     "summary",
     "syntax_note",
     "text_or_bytes",
+    "tolerance_note",
     "unchecked_note",
     "vet",
     "wants_texts",

@@ -138,20 +138,6 @@ def digest(version: Version | None) -> str | None:
     return None if version is None else version.digest
 
 
-def summary(verb: str, payload: DiffPayload) -> str:
-    """The first line of a change's value: what happened, to which file, `+N -M` (and a word
-    when the diff is coarse)."""
-    counts = f"{verb} {payload.path} (+{payload.stats.added} -{payload.stats.removed})."
-    return counts if payload.minimal else f"{counts} {COARSE_NOTE}"
-
-
-COARSE_NOTE = (
-    "The diff was cut to its time budget: it is correct but coarser than minimal, so the "
-    "counts may overstate the change."
-)
-"""What a value says of a diff that is not minimal (`DiffPayload.minimal`)."""
-
-
 def vet(
     ws: Workspace,
     path: str,

@@ -23,7 +23,7 @@ import re
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.change import Call, Overlap, Placed, carried, replace_placed, resolved
+from edittools.change import Call, Overlap, Placed, carried, execute, resolved
 from edittools.diff import diff_texts, unified_excerpt
 from edittools.tools._params import EditLinesParams
 from edittools.tools._tags import line_digest
@@ -61,9 +61,9 @@ def edit_lines(ws: Workspace, params: EditLinesParams, call: Call) -> ToolResult
         elif new.endswith("\n") and not old.endswith("\n"):
             new = new[:-1]  # the range ends a file with no final newline: it keeps having none
         headline = f"Replaced lines {at}-{stop_line} of {path}"
-        return Placed(start, end, new, (at, stop_line), headline, said)
+        return Placed.span(start, end, new, (at, stop_line), headline, said)
 
-    return replace_placed(ws, call, path, locate, "new_text")
+    return execute(ws, call, path, locate, new_text={"new_text": params.new_text})
 
 
 def _lines(text: str) -> list[str]:

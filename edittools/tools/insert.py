@@ -5,26 +5,9 @@ from __future__ import annotations
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
-from edittools.change import (
-    Call,
-    Lines,
-    change_result,
-    commit,
-    digest,
-    excerpt,
-    fresh_or_base,
-    line_now,
-    made_elsewhere,
-    read_existing,
-    refuse_nul,
-    resolved,
-    vet,
-    wants_texts,
-    with_refs,
-)
-from edittools.diff import diff_spans
+from edittools.change import Base, Call, Locate, Placed, execute, line_now, resolved
 from edittools.tools._params import InsertParams
-from sandbox import TextDocument, decode
+from sandbox import TextDocument
 
 
 def insert(ws: Workspace, params: InsertParams, call: Call) -> ToolResult:
@@ -33,38 +16,22 @@ def insert(ws: Workspace, params: InsertParams, call: Call) -> ToolResult:
     The inserted lines take the file's newline style; a text without a final newline gets one,
     except at the end of a file that has none. Like every change, it needs a fresh read.
     """
-    sb = ws.sandbox
     path = resolved(ws, call, params.path)
-    refuse_nul(params.text, "text", path)
-    with sb.lock(path):
-        before, version = read_existing(ws, path)
-        document = decode(before)
-        base = fresh_or_base(ws, call, path, before, version)
+    headline = f"Inserted text after line {params.line} of {path}"
+
+    def after(line: int) -> Locate:
+        def located(document: TextDocument) -> Placed:
+            at, piece = _placement(document, line, params.text)
+            return Placed.span(at, at, piece, (params.line + 1, params.line), headline)
+
+        return located
+
+    def moved(base: Base, document: TextDocument) -> Locate:
         # The line the model read: lines added or removed above it since move it.
-        line = params.line if base is None else line_now(path, base, document, params.line)
+        return after(line_now(path, base, document, params.line))
 
-        def made(doc: TextDocument) -> tuple[TextDocument, list[Lines]]:
-            at, piece = _placement(doc, params.line, params.text)
-            return doc.splice(at, at, piece), [(params.line + 1, params.line)]
-
-        at, piece = _placement(document, line, params.text)
-        changed = document.splice(at, at, piece)
-        drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
-        after = changed.encode()
-        check = vet(ws, path, document.text, changed.text)
-        new_version = commit(ws, call, path, before, version, after)
-    # The inserted text as the file now spells it (newlines adopted by the splice).
-    inserted = changed.text[at : at + len(changed.text) - len(document.text)]
-    include = wants_texts(ws, len(before), len(after))
-    payload = diff_spans(document.text, [(at, at, inserted)], path=path, include_texts=include)
-    payload = with_refs(ws, payload, version.digest, digest(new_version))
-    value = (
-        f"Inserted text after line {params.line} of {payload.path} "
-        f"(+{payload.stats.added} -{payload.stats.removed}).\n"
-        + excerpt(changed.text, at, at + len(inserted))
-        + drift
-    )
-    return change_result(value, payload, check)
+    return execute(ws, call, path, after(params.line), new_text={"text": params.text},
+                   moved=moved)  # fmt: skip
 
 
 def _placement(document: TextDocument, line: int, text: str) -> tuple[int, str]:

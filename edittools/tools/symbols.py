@@ -17,7 +17,7 @@ from dataclasses import replace
 from edittools._errors import ToolError
 from edittools._workspace import Workspace
 from edittools.artifacts import TableArtifact, TablePayload, ToolResult
-from edittools.change import Call, Placed, read_existing, replace_placed, resolved
+from edittools.change import Call, Placed, execute, read_existing, resolved
 from edittools.syntax import SYMBOL_LANGUAGES, NoSymbols, OutOfTime, Symbol, language_of, outline
 from edittools.tools._params import EditSymbolParams, ReadParams, ReadSymbolParams, SymbolsParams
 from edittools.tools.read import read
@@ -77,7 +77,7 @@ def edit_symbol(ws: Workspace, params: EditSymbolParams, call: Call) -> ToolResu
         headline = f"{what} {symbol.kind} {symbol.path} in {path}"
         return replace(placed, headline=headline)
 
-    return replace_placed(ws, call, path, locate, "new_text")
+    return execute(ws, call, path, locate, new_text={"new_text": params.new_text})
 
 
 def _outline(path: str, document: TextDocument) -> list[Symbol]:
@@ -176,16 +176,16 @@ def _placed(text: str, symbol: Symbol, new_text: str, where: str) -> Placed:
     if where == "replace" and not new_text.strip():
         return _removed(text, line_start, line_end, lines)
     if where == "replace":
-        return Placed(line_start, line_end, _indented(new_text, indent), lines)
+        return Placed.span(line_start, line_end, _indented(new_text, indent), lines)
     if where == "body":
         return _body(text, symbol, new_text, indent, lines)
     gap = "\n" * (1 + _blank_lines_above(text, line_start))
     piece = _indented(new_text, indent)
     if where == "before":
-        return Placed(line_start, line_start, piece + gap, lines)
+        return Placed.span(line_start, line_start, piece + gap, lines)
     if end_of_line == -1:  # the definition ends the file, with no newline
-        return Placed(len(text), len(text), gap + piece, lines)
-    return Placed(end_of_line + 1, end_of_line + 1, gap[1:] + piece + "\n", lines)
+        return Placed.span(len(text), len(text), gap + piece, lines)
+    return Placed.span(end_of_line + 1, end_of_line + 1, gap[1:] + piece + "\n", lines)
 
 
 def _removed(text: str, line_start: int, line_end: int, lines: tuple[int, int]) -> Placed:
@@ -200,7 +200,7 @@ def _removed(text: str, line_start: int, line_end: int, lines: tuple[int, int]) 
         start = previous
     if end == len(text) and start > 0:  # the last definition: the file still ends with a newline
         start, end = start - 1, len(text) - (1 if text.endswith("\n") else 0)
-    return Placed(start, end, "", lines)
+    return Placed.span(start, end, "", lines)
 
 
 def _body(text: str, symbol: Symbol, new_text: str, indent: str, lines: tuple[int, int]) -> Placed:
@@ -230,13 +230,13 @@ def _body(text: str, symbol: Symbol, new_text: str, indent: str, lines: tuple[in
         closing = text.rfind("\n", 0, end)
         if closing >= start and not text[closing + 1 : end].strip():  # `}` on its own line
             opening = text.find("\n", start)
-            return Placed(opening + 1, closing + 1, piece + "\n", lines)
-        return Placed(start, end, "\n" + piece + "\n" + indent, lines)
+            return Placed.span(opening + 1, closing + 1, piece + "\n", lines)
+        return Placed.span(start, end, "\n" + piece + "\n" + indent, lines)
     line_start = text.rfind("\n", 0, start) + 1
     if not text[line_start:start].strip():  # a block on lines of its own
-        return Placed(line_start, end, piece, lines)
+        return Placed.span(line_start, end, piece, lines)
     header_end = line_start + len(text[line_start:start].rstrip())  # `def f(): pass`
-    return Placed(header_end, end, "\n" + piece, lines)
+    return Placed.span(header_end, end, "\n" + piece, lines)
 
 
 def _indent(text: str, line_start: int) -> str:

@@ -11,6 +11,7 @@ from edittools.change import (
     change_result,
     commit_all,
     digest,
+    plain_utf8,
     read_if_exists_deferred,
     splice_views,
     summary,
@@ -20,7 +21,6 @@ from edittools.change import (
     with_refs,
 )
 from edittools.diff import diff_spans, diff_texts
-from edittools.tools._bytematch import plain_utf8
 from edittools.tools._large import streamed_undo
 from edittools.tools._params import UndoParams
 from sandbox import ABSENT, Digester, FileWrite, SandboxError, Version

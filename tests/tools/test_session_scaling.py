@@ -22,7 +22,7 @@ from op_counter import grows_linearly, install
 
 from edittools import Session
 from edittools._checkpoints import _changed_since
-from edittools.change._commit import COARSE_NOTE
+from edittools.change import COARSE_NOTE
 from edittools.tools import _runner
 
 
