@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from edittools.diff._budget import charged
 from edittools.diff._defaults import DEFAULT_BUDGET
 from edittools.diff._engine import line_changes
 from edittools.diff._errors import DiffError
@@ -98,36 +99,40 @@ def diff_spans(
         return diff_texts(
             old, new, path=path, context=context, include_texts=include_texts, budget=budget
         )
-    deadline = None if budget is None else time.monotonic() + budget
-    hunks: list[Hunk] = []
-    headings = Headings(old, path)
-    highlights = Budget()
-    minimal = True
-    line_a = delta = 0
-    counted_to = 0
-    for index, (rs, re, group) in enumerate(_regions(old, ordered, nl, context)):
-        if index == 0 and first_line is not None:
-            line_a = first_line - 1 - old.count(nl, rs, group[0][0])
-        else:
-            line_a += old.count(nl, counted_to, rs)
-        counted_to = rs
-        old_region = to_bytes(old[rs:re])
-        new_region = to_bytes(_rebuild(old, group, rs, re))
-        changes, exact = line_changes(old_region, new_region, deadline=deadline, first_line=line_a)
-        if delta:
-            changes = [c._replace(b0=c.b0 + delta, b1=c.b1 + delta) for c in changes]
-        minimal = minimal and exact
-        # A region's offsets are in bytes; the heading search runs on old as given.
-        at = _offsets(old, rs, old_region)
-        hunks += build_hunks(
-            old_region,
-            new_region,
-            changes,
-            context=context,
-            heading=_then(at, headings.above),
-            budget=highlights,
-        )
-        delta += new_region.count(b"\n") - old_region.count(b"\n")
+    # The regions' diffs take their time from the call's shared budget, as every diff does.
+    with charged(budget) as allowed:
+        deadline = None if allowed is None else time.monotonic() + allowed
+        hunks: list[Hunk] = []
+        headings = Headings(old, path)
+        highlights = Budget()
+        minimal = True
+        line_a = delta = 0
+        counted_to = 0
+        for index, (rs, re, group) in enumerate(_regions(old, ordered, nl, context)):
+            if index == 0 and first_line is not None:
+                line_a = first_line - 1 - old.count(nl, rs, group[0][0])
+            else:
+                line_a += old.count(nl, counted_to, rs)
+            counted_to = rs
+            old_region = to_bytes(old[rs:re])
+            new_region = to_bytes(_rebuild(old, group, rs, re))
+            changes, exact = line_changes(
+                old_region, new_region, deadline=deadline, first_line=line_a
+            )
+            if delta:
+                changes = [c._replace(b0=c.b0 + delta, b1=c.b1 + delta) for c in changes]
+            minimal = minimal and exact
+            # A region's offsets are in bytes; the heading search runs on old as given.
+            at = _offsets(old, rs, old_region)
+            hunks += build_hunks(
+                old_region,
+                new_region,
+                changes,
+                context=context,
+                heading=_then(at, headings.above),
+                budget=highlights,
+            )
+            delta += new_region.count(b"\n") - old_region.count(b"\n")
     old_text = new_text = None
     if include_texts:
         new = _rebuild(old, ordered, 0, len(old))

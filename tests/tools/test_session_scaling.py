@@ -132,6 +132,34 @@ def test_a_reordered_write_and_its_undo_say_their_diff_was_cut(
         assert (s.sandbox.root / "f.txt").read_text() == old
 
 
+def test_a_budget_cut_diff_is_said_coarse_by_every_span_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """edit_symbol, edit_lines and multi_edit word their sentence through the one formatter:
+    a diff cut to its budget is said to be coarse, not given as exact counts."""
+    monkeypatch.setattr(_runner, "DEFAULT_BUDGET", 0.0)
+    old, new = _shuffled(2000)
+    body = "".join(f"    {line}" for line in old.splitlines(keepends=True))
+    with _session(tmp_path / "root") as s:
+        (s.sandbox.root / "m.py").write_text(f"def f():\n{body}")
+        (s.sandbox.root / "t.txt").write_text(old)
+        (s.sandbox.root / "e.txt").write_text(old)
+        assert not s.read("m.py", limit=1).is_error
+        assert not s.read("e.txt", limit=1).is_error
+        anchored = s.read("t.txt", limit=2000, anchors=True).value.splitlines()
+        results = {
+            "edit_symbol": s.edit_symbol("m.py", "f", new, where="body"),
+            "edit_lines": s.edit_lines(
+                "t.txt", anchored[0].split("|")[0], anchored[1999].split("|")[0], new
+            ),  # fmt: skip
+            "multi_edit": s.multi_edit("e.txt", [{"old_string": old, "new_string": new}]),
+        }
+    for name, result in results.items():
+        assert not result.is_error, (name, result.value)
+        assert result.artifact.payload.minimal is False, name  # type: ignore[union-attr]
+        assert COARSE_NOTE in result.value.splitlines()[0], name
+
+
 def test_the_diffs_of_a_patch_share_one_budget_and_the_value_counts_the_cut_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
