@@ -14,11 +14,11 @@ from edittools._lazy import lazy_names as _lazy_names
 if _typing.TYPE_CHECKING:
     from edittools._choices import STALE_POLICIES, STATE_DIR_HELP, SYNTAX_POLICIES
     from edittools._errors import ToolError
-    from edittools._external import ExternalWatcher
     from edittools._options import SessionOptions
     from edittools._session import Caller, Session
     from edittools.artifacts import StreamEvent, ToolResult, artifact_of, value_of
     from edittools.dialects import adapt
+    from edittools.state import ExternalWatcher
 
 __all__ = [
     "STALE_POLICIES",
@@ -41,7 +41,7 @@ _HOMES = {
     "STATE_DIR_HELP": "edittools._choices",
     "SYNTAX_POLICIES": "edittools._choices",
     "Caller": "edittools._session",
-    "ExternalWatcher": "edittools._external",
+    "ExternalWatcher": "edittools.state",
     "Session": "edittools._session",
     "SessionOptions": "edittools._options",
     "StreamEvent": "edittools.artifacts",

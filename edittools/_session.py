@@ -10,11 +10,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from edittools._checkpoints import Checkpoint
-from edittools._external import ExternalWatcher
 from edittools._options import SessionOptions
-from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
+from edittools.state import Checkpoint, ExternalWatcher, Workspace
 from edittools.tools import TOOLS, Progress, definitions, run_tool, shown_window
 from edittools.tools.blame import BlameLine, blame
 from sandbox import Sandbox

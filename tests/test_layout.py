@@ -36,11 +36,7 @@ LAYER_OF_PREFIX = {
     "edittools.artifacts": "artifacts",
     "edittools.diff": "diff",
     "edittools.syntax": "syntax",
-    "edittools._workspace": "state",
-    "edittools._checkpoints": "state",
-    "edittools._external": "state",
-    "edittools._journal": "state",
-    "edittools._contents": "state",
+    "edittools.state": "state",
     "edittools._errors": "state",
     "edittools._options": "state",
     "edittools._choices": "state",
@@ -284,7 +280,7 @@ def test_only_the_executor_commits() -> None:
     callers = calling_modules(frozenset({"commit", "splice_writer"}), methods_only=True)
     assert [n for n in callers if not n.startswith("sandbox")] == ["edittools.change._commit"]
     callers = calling_modules(frozenset({"commit_files"}), methods_only=True)
-    assert [n for n in callers if not n.startswith("sandbox")] == ["edittools._workspace"]
+    assert [n for n in callers if not n.startswith("sandbox")] == ["edittools.state._workspace"]
 
 
 def test_only_the_large_file_homes_read_by_offset_or_map() -> None:
@@ -334,6 +330,7 @@ PUBLIC_PACKAGES = [
     "edittools",
     "edittools.artifacts",
     "edittools.diff",
+    "edittools.state",
     "edittools.change",
     "edittools.tools",
     "edittools.render",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from edittools._errors import ToolError
-from edittools._journal import Shown
+from edittools.state import Shown
 
 Progress = Callable[[int, int, str], None]
 """Told `(done, total, message)`: bytes passed, bytes to pass as far as known, and what."""

@@ -13,10 +13,10 @@ from contextlib import ExitStack
 from typing import overload
 
 from edittools._errors import ToolError
-from edittools._workspace import Change, Span, Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.change._call import Call
+from edittools.state import Change, Span, Workspace
 from edittools.syntax import SyntaxCheck, check_change, unchecked
 from sandbox import (
     ABSENT,

@@ -16,7 +16,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.change._bytematch import ByteSpan, line_end, line_start, plain_head
 from edittools.change._call import Call
@@ -37,6 +36,7 @@ from edittools.change._region import Base, Lines, made_elsewhere, stale_if
 from edittools.change._sentence import sentence
 from edittools.change._splice import splice_spans, splice_views
 from edittools.diff import diff_spans, diff_texts
+from edittools.state import Workspace
 from sandbox import Digester, SandboxError, TextDocument, Version, decode
 
 Span = tuple[int, int, str]

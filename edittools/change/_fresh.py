@@ -6,10 +6,10 @@ import time
 from collections.abc import Callable
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.change._call import Call
 from edittools.change._region import Base
 from edittools.diff import diff_texts, unified_excerpt
+from edittools.state import Workspace
 from sandbox import Baseline, Digester, PendingVersion, SandboxError, Version
 
 

@@ -27,9 +27,9 @@ from edittools.tools._params import (
 )
 
 if TYPE_CHECKING:
-    from edittools._workspace import Workspace
     from edittools.artifacts import ToolResult
     from edittools.change import Call
+    from edittools.state import Workspace
 
 
 @dataclass(frozen=True)

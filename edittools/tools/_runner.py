@@ -14,11 +14,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from edittools._errors import SANDBOX_CODES, ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.artifacts.builders import by_reference, error_result
 from edittools.change import Call, Progress
 from edittools.diff import DEFAULT_BUDGET, DiffError, shared_budget
+from edittools.state import Workspace
 from edittools.tools._catalog import OPERATIONS
 from sandbox import SandboxError
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.change import Call, Overlap, Placed, carried, execute, resolved
 from edittools.diff import diff_texts, unified_excerpt
+from edittools.state import Workspace
 from edittools.tools._params import EditLinesParams
 from edittools.tools._tags import line_digest
 from sandbox import TextDocument, decode

@@ -6,7 +6,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.change import (
@@ -30,6 +29,7 @@ from edittools.change import (
     with_syntax,
 )
 from edittools.diff import diff_texts, strip_components
+from edittools.state import Workspace
 from edittools.syntax import SyntaxCheck
 from edittools.tools._large import streamed_patch
 from edittools.tools._params import ApplyPatchParams

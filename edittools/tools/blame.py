@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.change import hunks, kept_text, line_count, text_or_bytes
+from edittools.state import Workspace
 from sandbox import SandboxError
 
 Kind = Literal["tools", "outside", "never", "unknown"]

@@ -8,7 +8,6 @@ and a file over the cap takes a streamed pass (`_large`).
 from __future__ import annotations
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.change import (
     ByteSpan,
@@ -22,6 +21,7 @@ from edittools.change import (
     refuse_nul,
     resolved,
 )
+from edittools.state import Workspace
 from edittools.tools._large import streamed_edit, streamed_multi_edit
 from edittools.tools._matching import locate
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.change import Base, Call, Locate, Placed, execute, line_now, resolved
+from edittools.state import Workspace
 from edittools.tools._params import InsertParams
 from sandbox import TextDocument
 

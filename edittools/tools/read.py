@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from typing import AnyStr, Generic
 
 from edittools._errors import ToolError
-from edittools._journal import Shown
-from edittools._workspace import Workspace
 from edittools.artifacts import (
     Attachment,
     CodePayload,
@@ -32,6 +30,7 @@ from edittools.change import (
     plain_numbered,
     read_existing_at,
 )
+from edittools.state import Shown, Workspace
 from edittools.syntax import language_of
 from edittools.tools._params import ReadParams
 from edittools.tools._tags import anchored, tags

@@ -11,9 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from edittools._checkpoints import Snapshot, hunk_key
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload, Hunk, ToolResult
 from edittools.artifacts.builders import changeset_result, text_result
 from edittools.change import (
@@ -33,6 +31,7 @@ from edittools.change import (
     with_syntax,
 )
 from edittools.diff import diff_texts, hunks_payload, unified_excerpt
+from edittools.state import Snapshot, Workspace, hunk_key
 from edittools.syntax import SyntaxCheck
 from edittools.tools._params import (
     AcceptParams,

@@ -15,9 +15,9 @@ import re
 from dataclasses import replace
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import TableArtifact, TablePayload, ToolResult
 from edittools.change import Call, Placed, execute, read_existing, resolved
+from edittools.state import Workspace
 from edittools.syntax import SYMBOL_LANGUAGES, NoSymbols, OutOfTime, Symbol, language_of, outline
 from edittools.tools._params import EditSymbolParams, ReadParams, ReadSymbolParams, SymbolsParams
 from edittools.tools.read import read

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from edittools._errors import ToolError
-from edittools._workspace import Change, Recipe, Span, Workspace
 from edittools.artifacts import ToolResult
 from edittools.change import (
     Call,
@@ -21,6 +20,7 @@ from edittools.change import (
     with_refs,
 )
 from edittools.diff import diff_spans, diff_texts
+from edittools.state import Change, Recipe, Span, Workspace
 from edittools.tools._large import streamed_undo
 from edittools.tools._params import UndoParams
 from sandbox import ABSENT, Digester, FileWrite, SandboxError, Version

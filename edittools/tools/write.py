@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.change import (
@@ -19,6 +18,7 @@ from edittools.change import (
     with_refs,
 )
 from edittools.diff import diff_texts
+from edittools.state import Workspace
 from edittools.tools._params import WriteParams
 from sandbox import SandboxError, TextDocument, Version, decode
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from edittools import Session, ToolResult
-from edittools._contents import KnownContents
 from edittools.change import _commit as executor_module
+from edittools.state._contents import KnownContents
 from edittools.tools import edit as edit_module
 from edittools.tools import undo as undo_module
 from sandbox import FileWrite, Sandbox, digest_of

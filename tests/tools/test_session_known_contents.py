@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from edittools import Session, ToolResult, _contents
-from edittools._contents import KnownContents
+from edittools import Session, ToolResult
 from edittools.change import _commit as executor_module
+from edittools.state import _contents
+from edittools.state._contents import KnownContents
 from sandbox import Digester, digest_of
 
 

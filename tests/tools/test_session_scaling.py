@@ -21,8 +21,8 @@ import pytest
 from op_counter import grows_linearly, install
 
 from edittools import Session
-from edittools._checkpoints import _changed_since
 from edittools.change import COARSE_NOTE
+from edittools.state._checkpoints import _changed_since
 from edittools.tools import _runner
 
 
@@ -151,7 +151,7 @@ def test_a_budget_cut_diff_is_said_coarse_by_every_span_tool(
             "edit_symbol": s.edit_symbol("m.py", "f", new, where="body"),
             "edit_lines": s.edit_lines(
                 "t.txt", anchored[0].split("|")[0], anchored[1999].split("|")[0], new
-            ),  # fmt: skip
+            ),
             "multi_edit": s.multi_edit("e.txt", [{"old_string": old, "new_string": new}]),
         }
     for name, result in results.items():

@@ -17,8 +17,8 @@ import pytest
 from watch_helpers import collect, drain, numstat, run_child
 
 from edittools import Session, StreamEvent
-from edittools._external import ExternalWatcher, external_event
 from edittools.artifacts import DiffArtifact, TextArtifact
+from edittools.state._external import ExternalWatcher, external_event
 from sandbox import Sandbox
 from sandbox._watch import Baseline, FileChange
 

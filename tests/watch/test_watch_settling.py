@@ -10,7 +10,7 @@ import pytest
 from watch_helpers import collect, drain, run_child
 
 from edittools import Session
-from edittools._external import ExternalWatcher
+from edittools.state._external import ExternalWatcher
 from sandbox import Sandbox
 from sandbox._watch import FileChange, Watcher
 

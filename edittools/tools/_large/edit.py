@@ -19,7 +19,6 @@ import re
 from contextlib import ExitStack
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.change import (
     Call,
@@ -32,6 +31,7 @@ from edittools.change import (
     with_refs,
 )
 from edittools.diff import unified_excerpt
+from edittools.state import Workspace
 from edittools.tools._large.scan import Scan, scan
 from edittools.tools._large.text import check_text, crlf, crlf_file
 from edittools.tools._large.windows import windowed_diff

@@ -19,10 +19,10 @@ import itertools
 import os
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import ToolResult
 from edittools.change import Call, change_result, commit, digest, summary, with_refs
 from edittools.diff import unified_excerpt
+from edittools.state import Workspace
 from edittools.tools._large.scan import FIND_KEPT, find_lines
 from edittools.tools._large.text import check_text, crlf_variant
 from edittools.tools._large.windows import hash_and_diff

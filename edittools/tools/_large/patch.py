@@ -19,9 +19,9 @@ import os
 from contextlib import ExitStack
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload
 from edittools.change import Call, open_for_change
+from edittools.state import Workspace
 from edittools.tools._large.scan import FIND_KEPT, find_lines
 from edittools.tools._large.text import check_text, crlf_file
 from edittools.tools._large.windows import hash_and_diff

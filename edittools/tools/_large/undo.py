@@ -6,7 +6,6 @@ import os
 from contextlib import ExitStack
 
 from edittools._errors import ToolError
-from edittools._workspace import Change, Workspace
 from edittools.artifacts import ToolResult
 from edittools.change import (
     Call,
@@ -17,6 +16,7 @@ from edittools.change import (
     summary,
     with_refs,
 )
+from edittools.state import Change, Workspace
 from edittools.tools._large.scan import hash_counting
 from edittools.tools._large.windows import windowed_diff
 from sandbox import FileWrite, SandboxError, Splice

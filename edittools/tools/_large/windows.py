@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 
 from edittools._errors import ToolError
-from edittools._workspace import Workspace
 from edittools.artifacts import DiffPayload
 from edittools.change import Call, ensure_fresh
 from edittools.diff import diff_spans, hunks_payload
+from edittools.state import Workspace
 from edittools.tools._large.scan import hash_counting
 from sandbox import Version
 

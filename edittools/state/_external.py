@@ -23,10 +23,10 @@ import queue
 from collections.abc import Callable
 from types import TracebackType
 
-from edittools._workspace import Workspace
 from edittools.artifacts import DiffArtifact, StreamEvent, TextArtifact, TextPayload
 from edittools.artifacts.builders import diff_title
 from edittools.diff import diff_texts, unified_excerpt
+from edittools.state._workspace import Workspace
 from sandbox import Baseline, BlobStore, FileChange, Sandbox, SandboxError, Watcher
 
 __all__ = ["EVENT_NAME", "ExternalWatcher", "external_event"]

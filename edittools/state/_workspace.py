@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from edittools._checkpoints import Checkpoints
-from edittools._contents import KnownContents
 from edittools._errors import ToolError
-from edittools._journal import Shown, WindowText, append_event, read_events
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent, TextArtifact, TextPayload
+from edittools.state._checkpoints import Checkpoints
+from edittools.state._contents import KnownContents
+from edittools.state._journal import Shown, WindowText, append_event, read_events
 from sandbox import (
     Baseline,
     FileWrite,
