@@ -4,7 +4,6 @@ and a watcher for changes made outside."""
 from ._digest import Digester, digest_of
 from ._errors import SandboxError
 from ._files import ABSENT, AbsentType, FileReader, PendingVersion, Version
-from ._intents import FileWrite
 from ._listing import DirEntry, DirListing
 from ._sandbox import Sandbox
 from ._splice import Splice
@@ -12,6 +11,7 @@ from ._staging import SpliceWriter, Staged
 from ._store import BlobStore
 from ._text import TextDocument, bom_candidates, decode, looks_binary
 from ._watch import Baseline, FileChange, Watcher
+from ._writes import FileWrite
 from .state import StateIndex
 
 __all__ = [

@@ -49,7 +49,7 @@ from ._files import (
 )
 from ._files import temp_name as _temp_name
 from ._gate import RETRIES, PathArg, PathGate, check_root, raced, require_file
-from ._intents import Committer, FileWrite, Recorder
+from ._intents import Committer, Recorder
 from ._listing import DirListing, open_listed_dir, walk_listing
 from ._lock import DEFAULT_TIMEOUT, LockTable
 from ._paths import PathResolver, Resolved, ResolverName
@@ -57,6 +57,7 @@ from ._reading import file_version, open_file
 from ._staging import SpliceWriter, open_splice_writer
 from ._state import StateDir, open_state_file, state_base
 from ._store import BlobStore
+from ._writes import FileWrite
 from .state import StateIndex
 
 __all__ = ["Sandbox"]

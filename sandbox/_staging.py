@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from types import TracebackType
 
 from ._errors import SandboxError, from_oserror
-from ._files import take_mode, temp_name
+from ._files import temp_name
+from ._metadata import take_mode
 from ._paths import Resolved
 from ._splice import KICK, copy_range, start_writeback
 from ._state import StateDir

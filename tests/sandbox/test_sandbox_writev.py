@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox._intents import _writev_all
+from sandbox._writes import writev_all as _writev_all
 
 
 @pytest.mark.parametrize("count", [0, 1, 1023, 1024, 1025, 20_000])
