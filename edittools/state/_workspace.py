@@ -107,7 +107,7 @@ class Workspace:
             known=self.has_content,
             fetch=self.content,
         )
-        """The root's checkpoints (see `edittools._checkpoints`)."""
+        """The root's checkpoints (see `edittools.state._checkpoints`)."""
         self.session_checkpoint: int | None = None
         """The checkpoint taken when the session started, the default `since` of a review."""
         self.contents = KnownContents()
@@ -170,7 +170,7 @@ class Workspace:
         """The file `reader`'s last read of `name` (a path as it was spelled, `Sandbox.name_of`)
         led to, if it read it by that name: a read vouches for the file it showed, so a change
         by the same name must land in that file, not where a symlink made or changed since
-        leads (`tools._guard.resolved`)."""
+        leads (`change.resolved`)."""
         return history.led_to(self._index, self._reader(reader), name)
 
     def seen(self, path: str, *, reader: str | None = None) -> Baseline | None:
