@@ -10,6 +10,7 @@ from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import changeset_result, diff_result
 from edittools.change import (
     COARSE_NOTE,
+    Base,
     Call,
     Lines,
     commit_all,
@@ -142,29 +143,9 @@ def _stage(
 ) -> _Staged:
     """The writes and the diff of one file section; `held` keeps what must stay open until the
     commit (a large file's new content, written while it was read)."""
-    sb = ws.sandbox
     path = resolved(ws, call, patch.path)
     if patch.op == "add":
-        if overwrite:
-            after = TextDocument.new(patch.new_content or "").encode()
-            replaced = _replaced(ws, call, path, after, DiffPayload(path=path))
-            if replaced is not None:
-                return replaced
-        if sb.exists(path):
-            raise ToolError(
-                "exists",
-                f"The patch adds {path}, which already exists. Use an update section to change "
-                "it, or delete it first.",
-                {"path": path},
-            )
-        document = TextDocument.new(patch.new_content or "")
-        after = document.encode()
-        check = vet(ws, path, None, document.text)
-        payload = diff_texts(
-            None, document.text, path=path, include_texts=wants_texts(ws, len(after))
-        )
-        payload = with_syntax(payload, check)
-        return _Staged((FileWrite(path, after, ABSENT),), payload, syntax_note(check))
+        return _added(ws, call, path, patch, overwrite=overwrite)
     if patch.op == "delete" or patch.move_to is not None:
         _refuse_link(ws, patch, path)
     try:
@@ -183,6 +164,46 @@ def _stage(
         old = text_or_bytes(before)
         payload = diff_texts(old, None, path=path, include_texts=wants_texts(ws, len(before)))
         return _Staged((FileWrite(path, None, version, base=before),), payload)
+    return _updated(ws, call, path, patch, before, version, base, overwrite=overwrite)
+
+
+def _added(ws: Workspace, call: Call, path: str, patch: FilePatch, *, overwrite: bool) -> _Staged:
+    """An add section: a new file (or, with `overwrite`, one put over an existing file)."""
+    if overwrite:
+        after = TextDocument.new(patch.new_content or "").encode()
+        replaced = _replaced(ws, call, path, after, DiffPayload(path=path))
+        if replaced is not None:
+            return replaced
+    if ws.sandbox.exists(path):
+        raise ToolError(
+            "exists",
+            f"The patch adds {path}, which already exists. Use an update section to change "
+            "it, or delete it first.",
+            {"path": path},
+        )
+    document = TextDocument.new(patch.new_content or "")
+    after = document.encode()
+    check = vet(ws, path, None, document.text)
+    payload = diff_texts(None, document.text, path=path, include_texts=wants_texts(ws, len(after)))
+    return _Staged(
+        (FileWrite(path, after, ABSENT),), with_syntax(payload, check), syntax_note(check)
+    )
+
+
+def _updated(
+    ws: Workspace,
+    call: Call,
+    path: str,
+    patch: FilePatch,
+    before: bytes,
+    version: Version,
+    base: Base | None,
+    *,
+    overwrite: bool,
+) -> _Staged:
+    """An update section (hunks, and a move when it names one) of the file `before` holds;
+    `base` is the content read when the file changed since (the region rule)."""
+    sb = ws.sandbox
     document = decode(before)
 
     def patched(doc: TextDocument) -> tuple[str, str]:
