@@ -27,6 +27,13 @@ _NEW_TEXT_HELP = "the new text (default: standard input)"
 
 def register(sub: Any) -> None:
     """Add the tool commands to the parser."""
+    _register_reads(sub)
+    _register_changes(sub)
+    _register_records(sub)
+
+
+def _register_reads(sub: Any) -> None:
+    """read, symbols, read-symbol."""
     p = _tool_parser(sub, "read", cmd_read, "print a file's lines numbered")
     p.add_argument("path")
     p.add_argument("--offset", type=int, default=1, help="first line to show (1-based)")
@@ -44,6 +51,9 @@ def register(sub: Any) -> None:
     p.add_argument("path")
     p.add_argument("symbol", help="its dotted name (Class.method), last part, or NAME:LINE")
 
+
+def _register_changes(sub: Any) -> None:
+    """write, edit, edit-symbol, edit-lines, apply-patch, undo."""
     p = _tool_parser(sub, "write", cmd_write, "create or replace a file", changes=True)
     p.add_argument("path")
     p.add_argument("content", nargs="?", help="the new content (default: standard input)")
@@ -97,6 +107,9 @@ def register(sub: Any) -> None:
     p = _tool_parser(sub, "undo", cmd_undo, "undo the last change to a file")
     p.add_argument("path")
 
+
+def _register_records(sub: Any) -> None:
+    """log, blame, and serve (whose own parser reads its arguments)."""
     p = sub.add_parser(
         "log",
         help="list the changes in a sandbox's journal",
