@@ -34,21 +34,6 @@ from edittools.tools import OPERATIONS, PATH_HELP, STRUCTURE, TOOLS, ToolParams,
 
 # The default surface: the catalogue as it is.
 
-_TITLES = {
-    "read": "Read a file",
-    "write": "Write a file",
-    "edit": "Edit a file",
-    "multi_edit": "Edit a file in several places",
-    "apply_patch": "Apply a patch",
-    "undo": "Undo the last change to a file",
-    "changes": "Net changes since a checkpoint",
-    "reject": "Take back one hunk of a change",
-    "symbols": "List a file's definitions",
-    "read_symbol": "Read one definition",
-    "edit_symbol": "Change one definition",
-    "edit_lines": "Replace lines between anchors",
-}
-
 
 def _catalogue_call(name: str) -> Call:
     def call(session: Caller, arguments: Mapping[str, Any]) -> ToolResult:
@@ -76,7 +61,7 @@ def structure_tools() -> list[SurfaceTool]:
 def _catalogue_tool(spec: ToolSpec) -> SurfaceTool:
     return SurfaceTool(
         name=spec.name,
-        title=_TITLES.get(spec.name, spec.name),
+        title=spec.title or spec.name,
         description=spec.description,
         input_schema=schema_of(spec.params),
         call=_catalogue_call(spec.name),

@@ -47,6 +47,8 @@ class ToolSpec:
     read_only: bool
     destructive: bool
     idempotent: bool
+    title: str = ""
+    """What a client's list shows for it ("Edit a file"); the name when empty."""
 
     @property
     def function(self) -> Callable[[Workspace, Any, Call], ToolResult]:
@@ -66,6 +68,7 @@ TOOLS: dict[str, ToolSpec] = {
             "Shows up to `limit` lines from line `offset`; the footer says how to read more. "
             "Read a file before you change it.",
             ReadParams, "edittools.tools.read", read_only=True, destructive=False, idempotent=True,
+            title="Read a file",
         ),
         ToolSpec(
             "write",
@@ -74,6 +77,7 @@ TOOLS: dict[str, ToolSpec] = {
             "edit for changes to part of a file.",
             WriteParams, "edittools.tools.write", read_only=False, destructive=True,
             idempotent=True,
+            title="Write a file",
         ),
         ToolSpec(
             "edit",
@@ -86,6 +90,7 @@ TOOLS: dict[str, ToolSpec] = {
             "file changed since your read away from these lines, the edit is made and the "
             "result shows that other change.",
             EditParams, "edittools.tools.edit", read_only=False, destructive=True, idempotent=False,
+            title="Edit a file",
         ),
         ToolSpec(
             "multi_edit",
@@ -93,6 +98,7 @@ TOOLS: dict[str, ToolSpec] = {
             "previous ones. Either all apply or none does; an error names the failing edit.",
             MultiEditParams, "edittools.tools.edit", read_only=False, destructive=True,
             idempotent=False,
+            title="Edit a file in several places",
         ),
         ToolSpec(
             "apply_patch",
@@ -103,12 +109,14 @@ TOOLS: dict[str, ToolSpec] = {
             "exists, or moving a file onto one, is refused: update or delete it instead.",
             ApplyPatchParams, "edittools.tools.apply_patch", read_only=False, destructive=True,
             idempotent=False,
+            title="Apply a patch",
         ),
         ToolSpec(
             "undo",
             "Undo this session's last change to a file (write, edit, patch); call again to go "
             "further back. Refused if the file was changed by something else since.",
             UndoParams, "edittools.tools.undo", read_only=False, destructive=True, idempotent=False,
+            title="Undo the last change to a file",
         ),
     )
 }  # fmt: skip
@@ -134,6 +142,7 @@ OPERATIONS: dict[str, ToolSpec] = {
         "The net diff of every file the tools changed since a checkpoint (intermediate steps "
         "collapsed; files also changed outside the tools are marked).",
         ChangesParams, "edittools.tools.review", read_only=True, destructive=False, idempotent=True,
+        title="Net changes since a checkpoint",
     ),
     "rewind": ToolSpec(
         "rewind",
@@ -147,6 +156,7 @@ OPERATIONS: dict[str, ToolSpec] = {
         "Revert one hunk of a file's net diff since a checkpoint, if it still applies, whoever "
         "made it: any agent may take back another's (by: from one agent's changes alone).",
         RejectParams, "edittools.tools.review", read_only=False, destructive=True, idempotent=False,
+        title="Take back one hunk of a change",
     ),
     "symbols": ToolSpec(
         "symbols",
@@ -154,6 +164,7 @@ OPERATIONS: dict[str, ToolSpec] = {
         "kind and dotted name, as read_symbol and edit_symbol take it.",
         SymbolsParams, "edittools.tools.symbols", read_only=True, destructive=False,
         idempotent=True,
+        title="List a file's definitions",
     ),
     "read_symbol": ToolSpec(
         "read_symbol",
@@ -161,6 +172,7 @@ OPERATIONS: dict[str, ToolSpec] = {
         "decorators and the comments directly above it, as numbered lines. Counts as a read.",
         ReadSymbolParams, "edittools.tools.symbols", read_only=True, destructive=False,
         idempotent=True,
+        title="Read one definition",
     ),
     "edit_symbol": ToolSpec(
         "edit_symbol",
@@ -169,6 +181,7 @@ OPERATIONS: dict[str, ToolSpec] = {
         "put new text before or after it. The text takes the definition's indentation.",
         EditSymbolParams, "edittools.tools.symbols", read_only=False, destructive=True,
         idempotent=False,
+        title="Change one definition",
     ),
     "edit_lines": ToolSpec(
         "edit_lines",
@@ -177,6 +190,7 @@ OPERATIONS: dict[str, ToolSpec] = {
         "anchors.",
         EditLinesParams, "edittools.tools.anchors", read_only=False, destructive=True,
         idempotent=False,
+        title="Replace lines between anchors",
     ),
     "accept": ToolSpec(
         "accept",
