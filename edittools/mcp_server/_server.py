@@ -103,119 +103,12 @@ def build_server(
     `structure` adds the tools by structure and anchor (`tools.STRUCTURE`) to our surface;
     ValueError on another surface, whose agents know no such tools.
     """
-    # Why reads stay on the event loop: a hop to a worker thread and back cost 0.06 ms idle and
-    # 0.15-0.2 ms on a busy machine per call (two wake-ups), a third of a small read, and a read
-    # has nothing to stop. A change costs milliseconds (its syncs), and needs the loop free.
     tools = {tool.name: tool for tool in surface_tools(surface)}
     if structure:
         if surface != "edittools":
             raise ValueError(f"the tools by structure and anchor are ours: not on {surface!r}")
         tools |= {tool.name: tool for tool in structure_tools()}
-    in_flight = in_flight or InFlight()
-    definitions = [tool_definition(tool) for tool in tools.values()]
-    # Clients that show MCP Apps get the change card on every changing tool, and the review
-    # tools the card calls (`changes` shows it too; `reject` is the card's alone).
-    review = {tool.name: tool for tool in review_tools() if tool.name not in tools}
-    with_card = [with_card_meta(tool_definition(tool), tool) for tool in tools.values()]
-    with_card += [with_card_meta(tool_definition(tool), tool) for tool in review.values()]
-    one_at_a_time = anyio.Lock(fast_acquire=True)
-    cancels: dict[types.RequestId, threading.Event] = {}  # changing calls in flight, by id
-
-    def answer(result: ToolResult) -> types.CallToolResult:
-        wire = result_to_mcp(result if inline_texts else by_reference(result))
-        if isinstance(result.artifact, ImageArtifact) and not result.is_error:
-            wire["content"] += _image_blocks(session, result.artifact, image_limits)
-        return types.CallToolResult.model_validate(wire)
-
-    async def list_tools(
-        ctx: Any, params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=with_card if shows_cards(ctx) else definitions)
-
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if in_flight.closing:
-            message = (
-                "The server is shutting down; the call was not run. Try again when it is back."
-            )
-            return answer(ToolError("busy", message).result())
-        with in_flight:
-            return await call_one(ctx, params)
-
-    async def call_one(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        tool = tools.get(params.name) or (review.get(params.name) if shows_cards(ctx) else None)
-        if tool is None:
-            known = ", ".join(tools)
-            result = ToolError(
-                "invalid_arguments", f"There is no tool {params.name!r}. Tools: {known}."
-            ).result()
-            return answer(result)
-        arguments = params.arguments or {}
-        agent = agent_of(ctx)
-        if tool.read_only or ctx.request_id is None:
-            async with one_at_a_time:
-                return run(tool, arguments, None, agent)
-        key = coerce_request_id(ctx.request_id)  # as the SDK matches a cancel to its request
-        cancel = cancels[key] = threading.Event()
-        progress = _reporter(ctx) if _progress_token(params) is not None else None
-        try:
-            async with one_at_a_time:
-                # Not abandoned when the SDK cancels this task: the lock is held until the
-                # thread ends, and the cancel event stops the change if it is not yet committed.
-                return await anyio.to_thread.run_sync(run, tool, arguments, cancel, agent, progress)
-        finally:
-            if cancels.get(key) is cancel:
-                del cancels[key]
-
-    def run(
-        tool: SurfaceTool,
-        arguments: dict[str, Any],
-        cancel: threading.Event | None,
-        agent: str | None,
-        progress: Progress | None = None,
-    ) -> types.CallToolResult:
-        try:
-            caller = session.caller(agent=agent, cancel=cancel, progress=progress)
-            return answer(tool.call(caller, arguments))
-        except Exception as exc:  # the one place the server catches what the tools did not
-            _log.exception("tool %s failed unexpectedly", tool.name)
-            result = ToolError(
-                "internal_error",
-                f"{tool.name} failed unexpectedly ({type(exc).__name__}: {exc}). The file "
-                "may be unchanged; read it before trying again.",
-            ).result()
-        return answer(result)
-
-    async def cancelled(ctx: Any, params: types.CancelledNotificationParams) -> None:
-        if params.request_id is not None:
-            cancel = cancels.get(coerce_request_id(params.request_id))
-            if cancel is not None:
-                cancel.set()
-
-    async def list_resource_templates(
-        ctx: Any, params: types.PaginatedRequestParams | None
-    ) -> types.ListResourceTemplatesResult:
-        return types.ListResourceTemplatesResult(resource_templates=[_BLOB_TEMPLATE])
-
-    async def list_resources(
-        ctx: Any, params: types.PaginatedRequestParams | None
-    ) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[CARD_RESOURCE] if shows_cards(ctx) else [])
-
-    async def read_resource(
-        ctx: Any, params: types.ReadResourceRequestParams
-    ) -> types.ReadResourceResult:
-        uri = str(params.uri)
-        if uri == CARD_URI:
-            return types.ReadResourceResult(contents=[card_contents()])
-        if not uri.startswith(_BLOB_PREFIX):
-            raise _missing(ctx, uri, f"No resource {uri[:200]!r}: only {BLOB_URI}.")
-        try:
-            async with one_at_a_time:
-                data = session.blob(uri[len(_BLOB_PREFIX) :])
-        except ToolError as exc:
-            raise _missing(ctx, uri, exc.message, {"code": exc.code}) from exc
-        return types.ReadResourceResult(contents=[_contents(uri, data)])
-
+    handlers = _Handlers(session, tools, inline_texts, image_limits, in_flight or InFlight())
     server = Server(
         SERVER_NAME,
         version=SERVER_VERSION,
@@ -225,17 +118,152 @@ def build_server(
             "relative to it (absolute paths inside it work too). Read a file before changing "
             f"it; every change returns a diff, and can be undone. {CANCELLING}"
         ),
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_resources=list_resources,
-        on_list_resource_templates=list_resource_templates,
-        on_read_resource=read_resource,
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_resources=handlers.list_resources,
+        on_list_resource_templates=handlers.list_resource_templates,
+        on_read_resource=handlers.read_resource,
     )
     server.add_notification_handler(
-        "notifications/cancelled", types.CancelledNotificationParams, cancelled
+        "notifications/cancelled", types.CancelledNotificationParams, handlers.cancelled
     )
     server.extensions[APPS_EXTENSION] = {}
     return server
+
+
+class _Handlers:
+    """What the server answers: each request kind one method, over one session's tools."""
+
+    def __init__(
+        self,
+        session: Session,
+        tools: dict[str, SurfaceTool],
+        inline_texts: bool,
+        image_limits: ImageLimits,
+        in_flight: InFlight,
+    ) -> None:
+        self.session = session
+        self.tools = tools
+        self.inline_texts = inline_texts
+        self.image_limits = image_limits
+        self.in_flight = in_flight
+        self.definitions = [tool_definition(tool) for tool in tools.values()]
+        # Clients that show MCP Apps get the change card on every changing tool, and the review
+        # tools the card calls (`changes` shows it too; `reject` is the card's alone).
+        self.review = {tool.name: tool for tool in review_tools() if tool.name not in tools}
+        self.with_card = [with_card_meta(tool_definition(t), t) for t in tools.values()]
+        self.with_card += [with_card_meta(tool_definition(t), t) for t in self.review.values()]
+        self.one_at_a_time = anyio.Lock(fast_acquire=True)
+        self.cancels: dict[types.RequestId, threading.Event] = {}  # changing calls, by id
+
+    def answer(self, result: ToolResult) -> types.CallToolResult:
+        """A tool's result as the wire carries it (by reference unless texts go inline)."""
+        wire = result_to_mcp(result if self.inline_texts else by_reference(result))
+        if isinstance(result.artifact, ImageArtifact) and not result.is_error:
+            wire["content"] += _image_blocks(self.session, result.artifact, self.image_limits)
+        return types.CallToolResult.model_validate(wire)
+
+    async def list_tools(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self.with_card if shows_cards(ctx) else self.definitions)
+
+    async def call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        if self.in_flight.closing:
+            message = (
+                "The server is shutting down; the call was not run. Try again when it is back."
+            )
+            return self.answer(ToolError("busy", message).result())
+        with self.in_flight:
+            return await self._call_one(ctx, params)
+
+    async def _call_one(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        # Why reads stay on the event loop: a hop to a worker thread and back cost 0.06 ms idle
+        # and 0.15-0.2 ms on a busy machine per call (two wake-ups), a third of a small read,
+        # and a read has nothing to stop. A change costs milliseconds (its syncs), and needs
+        # the loop free.
+        tool = self.tools.get(params.name) or (
+            self.review.get(params.name) if shows_cards(ctx) else None
+        )
+        if tool is None:
+            known = ", ".join(self.tools)
+            result = ToolError(
+                "invalid_arguments", f"There is no tool {params.name!r}. Tools: {known}."
+            ).result()
+            return self.answer(result)
+        arguments = params.arguments or {}
+        agent = agent_of(ctx)
+        if tool.read_only or ctx.request_id is None:
+            async with self.one_at_a_time:
+                return self._run(tool, arguments, None, agent)
+        key = coerce_request_id(ctx.request_id)  # as the SDK matches a cancel to its request
+        cancel = self.cancels[key] = threading.Event()
+        progress = _reporter(ctx) if _progress_token(params) is not None else None
+        try:
+            async with self.one_at_a_time:
+                # Not abandoned when the SDK cancels this task: the lock is held until the
+                # thread ends, and the cancel event stops the change if it is not yet committed.
+                return await anyio.to_thread.run_sync(
+                    self._run, tool, arguments, cancel, agent, progress
+                )
+        finally:
+            if self.cancels.get(key) is cancel:
+                del self.cancels[key]
+
+    def _run(
+        self,
+        tool: SurfaceTool,
+        arguments: dict[str, Any],
+        cancel: threading.Event | None,
+        agent: str | None,
+        progress: Progress | None = None,
+    ) -> types.CallToolResult:
+        try:
+            caller = self.session.caller(agent=agent, cancel=cancel, progress=progress)
+            return self.answer(tool.call(caller, arguments))
+        except Exception as exc:  # the one place the server catches what the tools did not
+            _log.exception("tool %s failed unexpectedly", tool.name)
+            result = ToolError(
+                "internal_error",
+                f"{tool.name} failed unexpectedly ({type(exc).__name__}: {exc}). The file "
+                "may be unchanged; read it before trying again.",
+            ).result()
+        return self.answer(result)
+
+    async def cancelled(self, ctx: Any, params: types.CancelledNotificationParams) -> None:
+        if params.request_id is not None:
+            cancel = self.cancels.get(coerce_request_id(params.request_id))
+            if cancel is not None:
+                cancel.set()
+
+    async def list_resource_templates(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[_BLOB_TEMPLATE])
+
+    async def list_resources(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[CARD_RESOURCE] if shows_cards(ctx) else [])
+
+    async def read_resource(
+        self, ctx: Any, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if uri == CARD_URI:
+            return types.ReadResourceResult(contents=[card_contents()])
+        if not uri.startswith(_BLOB_PREFIX):
+            raise _missing(ctx, uri, f"No resource {uri[:200]!r}: only {BLOB_URI}.")
+        try:
+            async with self.one_at_a_time:
+                data = self.session.blob(uri[len(_BLOB_PREFIX) :])
+        except ToolError as exc:
+            raise _missing(ctx, uri, exc.message, {"code": exc.code}) from exc
+        return types.ReadResourceResult(contents=[_contents(uri, data)])
 
 
 _BLOB_TEMPLATE = types.ResourceTemplate(
