@@ -600,3 +600,23 @@ def test_a_streamed_change_killed_as_it_renames_is_carried_out_on_the_next_open(
         pass
     assert (tmp_path / "big.txt").read_bytes() == after
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(TEMP_SUFFIX)]
+
+
+@pytest.mark.parametrize("tool", ["insert", "edit_lines", "edit_symbol"])
+def test_a_tool_without_a_streamed_pass_says_which_tools_can_change_a_file_over_the_cap(
+    tmp_path: Path, tool: str
+) -> None:
+    """The size regime is decided in one place: a file over `max_file_bytes` goes to the tool's
+    streamed pass, and a tool that has none is refused there with the tools that can."""
+    body = "".join(f"def f{k}():\n    return {k}\n" for k in range(4000))
+    (tmp_path / "big.py").write_text(body)
+    with Session(tmp_path, max_file_bytes=1 << 16, require_read=False) as s:
+        result = {
+            "insert": lambda: s.insert("big.py", 1, "# note\n"),
+            "edit_lines": lambda: s.edit_lines("big.py", "1#abc", "1#abc", "x = 1\n"),
+            "edit_symbol": lambda: s.edit_symbol("big.py", "f1", "def f1():\n    return 0\n"),
+        }[tool]()
+    assert result.is_error
+    assert result.artifact.payload.code == "too_large"  # type: ignore[union-attr]
+    assert "use edit, multi_edit or apply_patch" in result.value
+    assert (tmp_path / "big.py").read_text() == body
