@@ -8,8 +8,8 @@ against its id; a text whose content is gone comes back as null with `truncated`
 
 A read is kept the same way: its window of lines is in the model's text (numbered) and in the code
 payload, both cut from a content the read stored (`Shown`), so the row keeps the content's id and
-the footer of the text, and reading it back cuts the window again (`WindowText`, the read tool's
-own). A read of a 10,000-line file thus adds a row of a few hundred bytes, not two copies of the
+what the model's text holds around the window (a header before it, as `read_symbol` gives, and a
+footer after), and reading it back cuts the window again (`WindowText`, the read tool's own). A read of a 10,000-line file thus adds a row of a few hundred bytes, not two copies of the
 window; a window whose content is gone (or that does not cut again to the lengths kept) comes back
 as a note with `truncated` set.
 """
@@ -48,13 +48,14 @@ text, the numbered lines that begin the model's text)."""
 class Shown:
     """What a read showed, as lines of a stored content: lets the journal keep it by reference.
 
-    The code payload's text is lines `start_line`..`end_line` of content `content`; the model's
-    text is the same lines numbered (cut at `cap` characters), `body` characters, then a footer.
+    The code payload's text is lines `start_line`..`end_line` of content `content`; `body` is the
+    same lines numbered (cut at `cap` characters), which the model's text holds somewhere: a tool
+    may put a header before it or a footer after it, and the journal keeps those beside.
     """
 
     content: str
     cap: int
-    body: int
+    body: str
 
 
 def append_event(
@@ -105,17 +106,22 @@ def _as_json(event: StreamEvent) -> tuple[str, str | None] | None:
 
 def _window_row(event: StreamEvent, shown: Shown) -> tuple[str, str | None] | None:
     """The row of a read whose window is lines of content `shown.content`: the event without its
-    texts, the footer of the model's text kept beside; None when `event` is not such a read."""
+    texts, what the model's text holds before and after the window kept beside; None when `event`
+    is not such a read (or its text does not hold the window as it was cut)."""
     artifact = event.artifact
-    if not isinstance(artifact, CodeArtifact) or event.is_error or shown.body > len(event.value):
+    if not isinstance(artifact, CodeArtifact) or event.is_error:
+        return None
+    value, body = event.value, shown.body
+    at = 0 if value.startswith(body) else value.find(body)
+    if at < 0:
         return None
     try:
         row = event.model_dump_json(by_alias=True, exclude=_READ_TEXTS)
     except PydanticSerializationError:
         return None
-    footer = event.value[shown.body :]
+    head, footer = value[:at], value[at + len(body) :]
     chars = len(artifact.payload.text)
-    window = [_WINDOW, shown.content, shown.cap, shown.body, chars, footer]
+    window = [_WINDOW, shown.content, shown.cap, len(body), chars, footer, head]
     return row, json.dumps([window], ensure_ascii=False)
 
 
@@ -186,9 +192,10 @@ def _parse(
 
 def _put_window(
     data: dict[str, Any], content: Content, window: WindowText | None, blob: str, cap: int,
-    body: int, chars: int, footer: str,
+    body: int, chars: int, footer: str, head: str = "",
 ) -> None:  # fmt: skip
-    """Put a read's texts back into its event dict: the payload's text and the model's text."""
+    """Put a read's texts back into its event dict: the payload's text and the model's text
+    (`head`, then the window, then `footer`; rows from before headers were kept have none)."""
     payload = data["artifact"]["payload"]
     cut = None
     if window is not None:
@@ -198,11 +205,11 @@ def _put_window(
             cut = None
     if cut is not None and len(cut[0]) == chars and len(cut[1]) == body:
         payload["text"] = cut[0]
-        data["value"] = cut[1] + footer
+        data["value"] = head + cut[1] + footer
         return
     payload["text"] = ""
     payload["truncated"] = True
-    data["value"] = "[the lines this read showed could not be read back]" + footer
+    data["value"] = head + "[the lines this read showed could not be read back]" + footer
 
 
 def _diff_payloads(data: Any) -> Iterator[dict[str, Any]]:

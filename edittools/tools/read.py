@@ -161,7 +161,7 @@ def _window_result(
     else:
         body = _numbered_lines(window, joined, longest, offset, cap)
     if content is not None and tagged is None:  # the journal cuts again cat -n lines only
-        call.shown = Shown(content, cap, len(body))
+        call.shown = Shown(content, cap, body)
     partial = offset > 1 or last < total
     footer = ""
     if last < total:
