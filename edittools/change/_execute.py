@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload, ToolResult
+from edittools.artifacts.builders import diff_result
 from edittools.change._bytematch import ByteSpan, line_end, line_start, plain_head
 from edittools.change._call import Call
 from edittools.change._commit import (
@@ -32,7 +33,14 @@ from edittools.change._commit import (
 )
 from edittools.change._fresh import fresh_or_base, read_existing_deferred
 from edittools.change._numbering import excerpt
-from edittools.change._region import Base, Lines, made_elsewhere, stale_if
+from edittools.change._region import (
+    Base,
+    Lines,
+    already_made,
+    already_note,
+    made_elsewhere,
+    stale_if,
+)
 from edittools.change._sentence import sentence
 from edittools.change._splice import splice_spans, splice_views
 from edittools.diff import diff_spans, diff_texts
@@ -168,6 +176,8 @@ def _as_text(
 
     if base is None:
         placed = locate(document)
+    elif already_made(base, document, made):
+        return _already(ws, call, path, read, document, base)
     else:
         now = locate if moved is None else moved(base, document)
         placed = stale_if(now, document, path, base, made)
@@ -195,6 +205,20 @@ def _as_text(
         start, _, inserted = spans[0]  # earlier spans do not shift the first
         value += "\n" + excerpt(changed.text, start, start + len(inserted))
     return change_result(value + drift, payload, check)
+
+
+def _already(
+    ws: Workspace, call: Call, path: str, read: _Read, document: TextDocument, base: Base
+) -> ToolResult:
+    """The result of a change another actor made since the read (the file holds just what it
+    makes of the content read): nothing written, no undo entry, the file noted as seen as it is,
+    as after the change itself; the diff is empty."""
+    if not call.dry_run:
+        ws.note_seen(path, read.data, read.version, reader=call.reader)
+    include = wants_texts(ws, len(read.data))
+    payload = diff_texts(document.text, document.text, path=path, include_texts=include)
+    payload = with_refs(ws, payload, read.version.digest, read.version.digest)
+    return diff_result(already_note(path, base), payload)
 
 
 def apply(document: TextDocument, placed: Placed) -> tuple[TextDocument, list[Span] | None]:

@@ -243,6 +243,27 @@ def made_elsewhere(
     )
 
 
+def already_made(base: Base, current: TextDocument, make: Make) -> bool:
+    """Whether the file as it is now is just what the change makes of `base` (the content the
+    session read): the change made since, by another actor, was this very change. The two are
+    compared as text in the file's own newlines; a change that fails on `base` or leaves it as
+    it is was not made."""
+    try:
+        read = decode(base.data)
+        ours = make(read)[0]
+    except (SandboxError, ToolError):
+        return False
+    return ours.text == current.text and ours.text != read.text
+
+
+def already_note(path: str, base: Base) -> str:
+    """The words of a change found already made (`already_made`): nothing was written."""
+    return (
+        f"{path} already holds this change: it changed{base.by} since this session read it, to "
+        "just what this change makes of the content read, so nothing was written."
+    )
+
+
 def stale_if(
     find: Callable[[TextDocument], T], current: TextDocument, path: str, base: Base, make: Make
 ) -> T:

@@ -13,6 +13,8 @@ from edittools.change import (
     Base,
     Call,
     Lines,
+    already_made,
+    already_note,
     commit_all,
     digest,
     ensure_fresh,
@@ -52,6 +54,9 @@ class _Staged:
     """A syntax warning for the model, when the change broke the file's syntax."""
     extra: tuple[DiffPayload, ...] = ()
     """Further files the section changed (a file moved onto another: the source's removal)."""
+    held: bool = False
+    """The file already held the section's change (made by another actor since the read):
+    nothing to write."""
 
 
 def apply_patch(
@@ -92,7 +97,12 @@ def apply_patch(
     payloads = _with_refs(
         ws, [p for item in staged for p in (item.payload, *item.extra)], writes, versions
     )
-    value = _describe(payloads) + "".join(item.note for item in staged)
+    if all(item.held for item in staged):
+        value = "Nothing was written: the patch was already applied." + "".join(
+            item.note for item in staged
+        )
+    else:
+        value = _describe(payloads) + "".join(item.note for item in staged)
     if removed:
         value += (
             f"\nThe patch's file names were not found as written: their first {removed} "
@@ -213,6 +223,11 @@ def _updated(
         ours = patched(doc)[0]
         return doc.with_text(ours), widened(doc.text, ours, _context_of(patch))
 
+    if base is not None and patch.move_to is None and already_made(base, document, made):
+        if not call.dry_run:
+            ws.note_seen(path, before, version, reader=call.reader)
+        payload = diff_texts(document.text, document.text, path=path, include_texts=False)
+        return _Staged((), payload, "\n" + already_note(path, base), held=True)
     try:
         new_text, tier = (
             patched(document) if base is None else stale_if(patched, document, path, base, made)
