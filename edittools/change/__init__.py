@@ -65,7 +65,6 @@ from edittools.change._region import (
     made_elsewhere,
     merge,
     stale_if,
-    widened,
 )
 from edittools.change._sentence import COARSE_NOTE, sentence, summary, tolerance_note
 from edittools.change._splice import splice_spans, splice_views
@@ -131,7 +130,6 @@ __all__ = [
     "unchecked_note",
     "vet",
     "wants_texts",
-    "widened",
     "with_blobs",
     "with_refs",
     "with_syntax",

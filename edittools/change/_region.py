@@ -284,12 +284,6 @@ def stale_if(
         raise _refusal(path, base, current.text, meeting) from exc
 
 
-def widened(base: str, ours: str, context: int) -> list[Lines]:
-    """The regions `ours` changed in `base`, each widened by `context` lines on both sides (the
-    context lines a patch hunk matched)."""
-    return [(h.reach[0] - context, h.reach[1] + context) for h in hunks(base, ours)]
-
-
 def lines_of(text: str, spans: Sequence[tuple[int, int]]) -> list[Lines]:
     """The lines (1-based, inclusive) each character span of `text` covers."""
     out = []

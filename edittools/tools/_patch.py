@@ -22,7 +22,14 @@ from edittools.tools._linemap import LineMap, Unmappable
 from edittools.tools._patch_codex import is_codex, parse_codex
 from edittools.tools._textlines import Lines, fold_and_strip
 
-__all__ = ["PATCH_TIERS", "FilePatch", "PatchHunk", "apply_file_patch", "parse_patch"]
+__all__ = [
+    "PATCH_TIERS",
+    "FilePatch",
+    "PatchHunk",
+    "apply_file_patch",
+    "hunk_regions",
+    "parse_patch",
+]
 
 # Tiers in order: exact, then the line tiers `edit` uses, under the same names.
 PATCH_TIERS = tuple(tier.name for tier in TIERS)
@@ -78,7 +85,59 @@ def apply_file_patch(old_text: str, fp: FilePatch) -> tuple[str, str]:
     return new_text, tier
 
 
-def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
+def hunk_regions(old_text: str, fp: FilePatch) -> list[tuple[int, int]]:
+    """The lines of `old_text` each hunk of `fp` relies on (1-based, inclusive; `(k + 1, k)`:
+    the boundary after line k): the lines it changes, and as many of its context lines on each
+    side as it takes for those lines to be found there once and only once. A hunk whose lines
+    are found only through a tolerance, or not once even with all of its context (it was then
+    placed by its line number or its order), relies on all of its context.
+
+    This is what a change made since the read must stay clear of: a context line the hunk did
+    not need to be found may change, as a three-way merge (`git merge-file`) lets it. Raises as
+    `apply_file_patch` does when the patch does not apply to `old_text`.
+    """
+    if fp.op == "add" or not fp.hunks:
+        return []
+    places: list[tuple[int, int]] = []
+    _apply(old_text, fp, places)
+    if "\r" in old_text and "\n" not in old_text:
+        return [(1, 1)]  # one line to the region rule: every change meets it
+    contents = [r[:-1] if r.endswith("\r") else r for r in old_text.split("\n")]
+    regions = []
+    for hunk, (at, tier) in zip(fp.hunks, places, strict=True):
+        marks = [line[0] for line in hunk.lines]
+        old = [_body(line) for line in hunk.lines if line[0] in " -"]
+        lead = next((k for k, m in enumerate(marks) if m != " "), len(marks))
+        trail = next((k for k, m in enumerate(reversed(marks)) if m != " "), 0)
+        first, stop = at + lead, at + len(old) - trail  # the changed old lines, 0-based
+        needed = (lead, trail)
+        if tier == 0:
+            for k in range(max(lead, trail) + 1):
+                a, b = min(k, lead), min(k, trail)
+                block = old[lead - a : len(old) - trail + b]
+                if block and _found_once(contents, block):
+                    needed = (a, b)
+                    break
+        regions.append((first - needed[0] + 1, stop + needed[1]))
+    return regions
+
+
+def _found_once(contents: list[str], block: list[str]) -> bool:
+    """Whether `block` (lines) occurs exactly once in `contents`, compared exactly."""
+    head, size, seen = block[0], len(block), 0
+    for k, line in enumerate(contents):
+        if line == head and contents[k : k + size] == block:
+            seen += 1
+            if seen > 1:
+                return False
+    return seen == 1
+
+
+def _apply(
+    old_text: str, fp: FilePatch, places: list[tuple[int, int]] | None = None
+) -> tuple[str, str]:
+    """`apply_file_patch` of a patch with hunks; `places` receives where each hunk's old lines
+    were found (0-based) and the index of the tier that found them."""
     cr_only = "\r" in old_text and "\n" not in old_text
     raw = old_text.split("\r" if cr_only else "\n")
     final_newline = raw[-1] == ""
@@ -107,6 +166,8 @@ def _apply(old_text: str, fp: FilePatch) -> tuple[str, str]:
             raise _conflict(old_text, fp, number, hunk, old)
         at, tier = found
         worst = max(worst, tier)
+        if places is not None:
+            places.append((at, tier))
         if hunk.old_start is not None:
             delta = at - _stated(hunk)
         added = [_body(line) for line in hunk.lines if line[0] == "+"]

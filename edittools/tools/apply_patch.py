@@ -13,6 +13,7 @@ from edittools.change import (
     Base,
     Call,
     Lines,
+    Overlap,
     already_made,
     already_note,
     commit_all,
@@ -20,6 +21,7 @@ from edittools.change import (
     ensure_fresh,
     fresh_or_base,
     made_elsewhere,
+    merge,
     read_existing,
     resolved,
     stale_if,
@@ -27,7 +29,6 @@ from edittools.change import (
     text_or_bytes,
     vet,
     wants_texts,
-    widened,
     with_refs,
     with_syntax,
 )
@@ -36,7 +37,7 @@ from edittools.state import Workspace
 from edittools.syntax import SyntaxCheck
 from edittools.tools._large import streamed_patch
 from edittools.tools._params import ApplyPatchParams
-from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
+from edittools.tools._patch import FilePatch, apply_file_patch, hunk_regions, parse_patch
 from sandbox import ABSENT, FileWrite, SandboxError, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
@@ -221,7 +222,26 @@ def _updated(
 
     def made(doc: TextDocument) -> tuple[TextDocument, list[Lines]]:
         ours = patched(doc)[0]
-        return doc.with_text(ours), widened(doc.text, ours, _context_of(patch))
+        return doc.with_text(ours), hunk_regions(doc.text, patch)
+
+    def merged(doc: TextDocument) -> tuple[str, str]:
+        """The patch on the file as it is now; where a context line it did not need to be found
+        changed since the read (so it is not found as written), both changes applied to the
+        content read, as a three-way merge does. Where they meet, the patch's own error."""
+        try:
+            return patched(doc)
+        except ToolError as exc:
+            if base is None:
+                raise
+            try:
+                read = decode(base.data)
+            except SandboxError:
+                raise exc from None
+            ours, tier = patched(read)
+            try:
+                return merge(read.text, ours, doc.text, hunk_regions(read.text, patch)), tier
+            except Overlap:
+                raise exc from None
 
     if base is not None and patch.move_to is None and already_made(base, document, made):
         if not call.dry_run:
@@ -230,7 +250,7 @@ def _updated(
         return _Staged((), payload, "\n" + already_note(path, base), held=True)
     try:
         new_text, tier = (
-            patched(document) if base is None else stale_if(patched, document, path, base, made)
+            patched(document) if base is None else stale_if(merged, document, path, base, made)
         )
     except ToolError as exc:
         # Name the file once: the patch logic's own message usually names it already.
@@ -266,17 +286,6 @@ def _updated(
         writes = (FileWrite(target, after, ABSENT), FileWrite(path, None, version, base=before))
     payload = payload.model_copy(update={"match": tier})
     return _Staged(writes, with_syntax(payload, check), syntax_note(check) + drift)
-
-
-def _context_of(patch: FilePatch) -> int:
-    """The most context lines any hunk of `patch` has before or after its changes."""
-    most = 0
-    for hunk in patch.hunks:
-        marks = [line[:1] for line in hunk.lines if line[:1] in " +-"]
-        lead = next((k for k, m in enumerate(marks) if m != " "), len(marks))
-        trail = next((k for k, m in enumerate(reversed(marks)) if m != " "), len(marks))
-        most = max(most, lead, trail)
-    return most
 
 
 def _refuse_link(ws: Workspace, patch: FilePatch, path: str) -> None:

@@ -257,8 +257,8 @@ def test_a_patch_update_is_judged_on_its_hunks_and_their_context(tmp_path: Path)
         assert not result.is_error, result.value
         assert "since this session read it" in result.value
         assert _lines(tmp_path / "f.py")[30] == "line thirty"
-        # A change to a context line of the next hunk (line 12 of the file read) meets it.
-        now = (tmp_path / "f.py").read_text().replace("line 12\n", "line twelve\n")
+        # A change beside the next hunk's changed line (line 11 of the file read) meets it.
+        now = (tmp_path / "f.py").read_text().replace("line 11\n", "line eleven\n")
         (tmp_path / "f.py").write_text(now)
         check_error(s.apply_patch(_patch("line 10", "line ten", 10)), "stale_read")
     assert (tmp_path / "f.py").read_text() == now
