@@ -412,3 +412,36 @@ def test_commented_out_code_above_a_definition_is_not_replaced_with_it(
     session.read(name)
     assert not session.edit_symbol(name, symbol, "").is_error
     assert (root / name).read_text().startswith(put_away)
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "after"),
+    [
+        (
+            "m.py",
+            "class C:\n    def load(self):\n        return 1\n\n    def save(self):\n        return 2\n",
+            "class C:\n    def save(self):\n        return 2\n\n\ndef load(self):\n    return 1\n",
+        ),
+        (
+            "m.js",
+            "class C {\n  load() {\n    return 1;\n  }\n}\n",
+            "class C {\n}\n\nfunction load() {\n  return 1;\n}\n",
+        ),
+        (
+            "m.rs",
+            "struct C;\n\nimpl C {\n    fn load(&self) -> i32 {\n        1\n    }\n}\n",
+            "struct C;\n\nimpl C {\n}\n\nfn load(c: &C) -> i32 {\n    1\n}\n",
+        ),
+    ],
+)
+@pytest.mark.parametrize("where", ["body", "replace", "after"])
+def test_a_symbol_moved_out_of_its_class_since_the_read_is_stale_not_missing(
+    root: Path, session: Session, name: str, before: str, after: str, where: str
+) -> None:
+    (root / name).write_text(before)
+    assert not session.read(name).is_error
+    (root / name).write_text(after)  # another actor moved the method out of its class
+    refused = session.edit_symbol(name, "C.load", "x", where=where)
+    assert refused.is_error and "stale_read" in refused.value, refused.value
+    assert "changed outside the tools since this session last read it" in refused.value
+    assert (root / name).read_text() == after
