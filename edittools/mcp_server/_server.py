@@ -42,7 +42,7 @@ from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_
 from edittools.mcp_server._results import BLOB_URI
 from edittools.mcp_server._surfaces import review_tools, structure_tools, surface_tools
 from edittools.mcp_server._tool import SurfaceTool
-from edittools.mcp_server._wire import ScreenedLines
+from edittools.mcp_server._wire import Answered, ScreenedLines, Unanswered
 from edittools.tools import Progress, image_mime
 
 SERVER_NAME = "edittools"
@@ -324,8 +324,9 @@ def serve(
     allow_origins: Sequence[str] = (),
     structure: bool = False,
 ) -> None:
-    """Serve the tools over `root` until the client disconnects (stdio) or the server is
-    stopped by SIGINT or SIGTERM (http), blocking.
+    """Serve the tools over `root` until the client ends its input (stdio: every request read
+    before the end is answered first) or the server is stopped by SIGINT or SIGTERM (http),
+    blocking.
 
     `surface` picks the tool names and parameters (see `SURFACES`); `deny` holds gitignore-style
     patterns the tools may not touch; `options` the session's policies (`SessionOptions`), of
@@ -379,16 +380,19 @@ def serve(
         if transport == "http":
             run_http(server, in_flight, address=address, token=token, allow_origins=allow_origins)
         else:
-            anyio.run(_run_stdio, server)
+            anyio.run(_run_stdio, server, in_flight)
 
 
-async def _run_stdio(server: Server[Any]) -> None:
-    """Run `server` over standard input and output, answering malformed lines (`ScreenedLines`)."""
+async def _run_stdio(server: Server[Any], in_flight: InFlight) -> None:
+    """Run `server` over standard input and output, answering malformed lines (`ScreenedLines`)
+    and, at the end of input, every request read before it (`Unanswered`) before it returns."""
     answers, unanswered = anyio.create_memory_object_stream[types.JSONRPCError](16)
-    lines = ScreenedLines(anyio.wrap_file(sys.stdin.buffer), answers)
+    waiting = Unanswered(in_flight)
+    lines = ScreenedLines(anyio.wrap_file(sys.stdin.buffer), answers, unanswered=waiting)
     # The SDK only iterates its `stdin`: screened lines stand in for the file.
     stdin = cast("anyio.AsyncFile[str]", lines)
-    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+    async with stdio_server(stdin=stdin) as (read_stream, sdk_write_stream):
+        write_stream = Answered(sdk_write_stream, waiting)
 
         async def answer_malformed() -> None:
             async with unanswered:

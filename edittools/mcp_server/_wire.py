@@ -7,6 +7,10 @@ malformed one is answered with a JSON-RPC error (its id when one can be read, el
 That includes well-formed JSON nested deeper than the parsers recurse (pydantic's stops at a few
 hundred levels, the standard library's at the interpreter's recursion limit): its id is read by
 a scan of the top-level object that does not recurse (`top_level_id`).
+
+The SDK also cancels what it is running when its input ends, so a request read just before the
+end went unanswered (a change in flight committed, unsaid). `Unanswered` counts the requests read
+and not yet answered; at the end of input `ScreenedLines` waits for their answers before it ends.
 """
 
 from __future__ import annotations
@@ -14,12 +18,17 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections import Counter
 from collections.abc import AsyncIterable, AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 import mcp_types as types
 from anyio.abc import ObjectSendStream
+from mcp.shared.dispatcher import coerce_request_id
+from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
+
+from edittools.mcp_server._calls import InFlight
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -31,13 +40,19 @@ _log = logging.getLogger(__name__)
 
 class ScreenedLines:
     """The text lines of `source` (bytes lines) that are JSON-RPC messages; each other line is
-    answered with an error sent to `answers`."""
+    answered with an error sent to `answers`. With `unanswered`, each request and answer is
+    counted there, and the lines end only once they are all answered (`Unanswered.settled`)."""
 
     def __init__(
-        self, source: AsyncIterable[bytes], answers: ObjectSendStream[types.JSONRPCError]
+        self,
+        source: AsyncIterable[bytes],
+        answers: ObjectSendStream[types.JSONRPCError],
+        *,
+        unanswered: Unanswered | None = None,
     ) -> None:
         self._source = source
         self._answers = answers
+        self._unanswered = unanswered
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._lines()
@@ -47,29 +62,109 @@ class ScreenedLines:
             if not raw.strip():
                 continue
             try:
-                line, error = screen(raw)
+                screened = screen(raw)
             except Exception:  # a line nothing here foresaw is still answered, and costs no more
                 _log.exception("a message could not be screened")
-                line, error = "", _unreadable(raw)
-            if error is None:
-                yield line
-            else:
-                await self._answers.send(error)
+                screened = _unreadable(raw)
+            if isinstance(screened, types.JSONRPCError):
+                if self._unanswered is not None:
+                    self._unanswered.expect(screened.id)
+                await self._answers.send(screened)
+                continue
+            line, message = screened
+            if self._unanswered is not None:
+                self._unanswered.read(message)
+            yield line
+        if self._unanswered is not None:
+            await self._unanswered.settled()
 
 
-def screen(raw: bytes) -> tuple[str, types.JSONRPCError | None]:
-    """`raw` as text when it is a JSON-RPC message the SDK takes, else the error answering it."""
+def screen(raw: bytes) -> tuple[str, types.JSONRPCMessage] | types.JSONRPCError:
+    """`raw` as text with the JSON-RPC message it holds when the SDK takes it, else the error
+    answering it."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         request_id = _id_in(raw.decode("utf-8", "replace"))
         reason = f"Parse error: the message is not valid UTF-8 (byte {exc.start})."
-        return "", _error(request_id, PARSE_ERROR, reason)
+        return _error(request_id, PARSE_ERROR, reason)
     try:
-        types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+        message = types.jsonrpc_message_adapter.validate_json(text, by_name=False)
     except ValueError as exc:
-        return "", _explain(text, exc)
-    return text, None
+        return _explain(text, exc)
+    return text, message
+
+
+class Unanswered:
+    """The requests read from the client and not answered yet, each an exchange of `in_flight`
+    (`InFlight.opened`) until its answer is written (`Answered`)."""
+
+    def __init__(self, in_flight: InFlight) -> None:
+        self._in_flight = in_flight
+        self._ids: Counter[types.RequestId | None] = Counter()
+
+    def read(self, message: types.JSONRPCMessage) -> None:
+        """Note a message the client sent: a request opens an exchange, and a cancel closes
+        the request it names (the SDK answers no request its client cancelled)."""
+        if isinstance(message, types.JSONRPCRequest):
+            self.expect(message.id)
+        elif (
+            isinstance(message, types.JSONRPCNotification)
+            and message.method == "notifications/cancelled"
+        ):
+            request_id = (message.params or {}).get("requestId")
+            if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+                self.written(request_id)
+
+    def expect(self, request_id: types.RequestId | None) -> None:
+        """Open an exchange answered by a message with `request_id`."""
+        self._ids[_key(request_id)] += 1
+        self._in_flight.opened()
+
+    def written(self, request_id: types.RequestId | None) -> None:
+        """Close an exchange of `request_id`, if one is open."""
+        key = _key(request_id)
+        if self._ids[key] > 0:
+            self._ids[key] -= 1
+            self._in_flight.answered()
+
+    async def settled(self) -> None:
+        """Wait until every request is answered (`InFlight.settled`)."""
+        await self._in_flight.settled()
+
+
+def _key(request_id: types.RequestId | None) -> types.RequestId | None:
+    """One key for "7" and 7, as the SDK matches a request, its cancel and its answer."""
+    return None if request_id is None else coerce_request_id(request_id)
+
+
+class _Sender(Protocol):
+    async def send(self, item: SessionMessage, /) -> None: ...
+    async def aclose(self) -> None: ...
+
+
+class Answered:
+    """The stream of messages to the client, `stream`, noting each answer in `unanswered` once
+    the stream has taken it."""
+
+    def __init__(self, stream: _Sender, unanswered: Unanswered) -> None:
+        self._stream = stream
+        self._unanswered = unanswered
+
+    async def send(self, item: SessionMessage, /) -> None:
+        await self._stream.send(item)
+        message = item.message
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self._unanswered.written(message.id)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def __aenter__(self) -> Answered:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 def _explain(text: str, exc: ValueError) -> types.JSONRPCError:

@@ -9,11 +9,14 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import mcp_types as types
 import pytest
 from mcp_harness import PROJECT
 
-from edittools.mcp_server._wire import top_level_id
+from edittools.mcp_server._calls import InFlight
+from edittools.mcp_server._wire import Unanswered, screen, top_level_id
 
 pytestmark = pytest.mark.integration
 
@@ -187,3 +190,114 @@ def test_top_level_id_reads_the_id_as_json_does_at_any_depth(text: str, expected
         assert expected == (
             value if isinstance(value, str | int) and not isinstance(value, bool) else None
         )
+
+
+def _all_at_once(root: Path, lines: list[bytes]) -> tuple[list[dict[str, Any]], int, str]:
+    """The answers of a server process given `lines` and the end of its input at once, its exit
+    code and the end of what it wrote on standard error."""
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "edittools.mcp_server", "--root", str(root)],
+        input=b"".join(line + b"\n" for line in lines),
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    return answers, done.returncode, done.stderr.decode()[-3000:]
+
+
+def _rpc(request_id: int | None, method: str, params: dict[str, Any] | None = None) -> bytes:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if request_id is not None:
+        message["id"] = request_id
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message).encode()
+
+
+_OPENING = [
+    _rpc(
+        0,
+        "initialize",
+        {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"},
+        },
+    ),
+    _rpc(None, "notifications/initialized"),
+]
+
+
+def test_every_request_read_before_the_end_of_input_is_answered_then_the_server_exits_0(
+    tmp_path: Path,
+) -> None:
+    # Found: at the end of input the SDK cancelled what it had read and not answered (the last
+    # answers were missing), and the server sometimes exited 1 with a ClosedResourceError.
+    (tmp_path / "a.txt").write_text("one\n")
+    lines = [
+        *_OPENING,
+        _rpc(1, "ping"),
+        _rpc(2, "tools/list"),
+        _rpc(3, "tools/call", {"name": "read", "arguments": {"path": "a.txt"}}),
+        _rpc(4, "tools/call", {"name": "write", "arguments": {"path": "a.txt", "content": "2\n"}}),
+        b"this is not json",
+        _rpc(5, "ping"),
+    ]
+    for _ in range(5):  # the loss was a race: it must not happen in any run
+        (tmp_path / "a.txt").write_text("one\n")
+        answers, code, said = _all_at_once(tmp_path, lines)
+        assert sorted(map(str, (a.get("id") for a in answers))) == [
+            "0", "1", "2", "3", "4", "5", "None"]  # fmt: skip
+        assert code == 0, said
+        (written,) = [a for a in answers if a.get("id") == 4]
+        assert written["result"]["isError"] is False, written
+
+
+def test_a_large_edit_read_just_before_the_end_of_input_finishes_and_is_answered(
+    tmp_path: Path,
+) -> None:
+    big = tmp_path / "big.txt"
+    with big.open("w") as out:
+        line = "filler " * 15 + "\n"
+        for _ in range(1_000_000):  # 120 MB: the edit is still running at the end of input
+            out.write(line)
+        out.write("the end\n")
+    edit = {"path": "big.txt", "old_string": "the end", "new_string": "THE END"}
+    lines = [
+        *_OPENING,
+        _rpc(
+            1, "tools/call", {"name": "read", "arguments": {"path": "big.txt", "offset": 1_000_001}}
+        ),
+        _rpc(2, "tools/call", {"name": "edit", "arguments": edit, "_meta": {"progressToken": "p"}}),
+        _rpc(3, "ping"),
+    ]
+    for _ in range(2):
+        big.write_bytes(big.read_bytes().replace(b"THE END", b"the end"))
+        answers, code, said = _all_at_once(tmp_path, lines)
+        by_id = {a["id"]: a for a in answers if "id" in a}
+        assert sorted(by_id) == [0, 1, 2, 3]
+        assert by_id[2]["result"]["isError"] is False, by_id[2]
+        assert "big.txt" in by_id[2]["result"]["content"][0]["text"]
+        assert code == 0, said
+        assert big.read_text().endswith("THE END\n")
+
+
+def test_a_request_is_unanswered_until_its_answer_or_its_cancel() -> None:
+    in_flight = InFlight()
+    unanswered = Unanswered(in_flight)
+    for line in (_rpc(7, "ping"), _rpc(8, "ping"), _rpc(None, "notifications/initialized")):
+        screened = screen(line)
+        assert not isinstance(screened, types.JSONRPCError)
+        unanswered.read(screened[1])
+    assert in_flight.writing == 2
+    unanswered.written("7")  # the SDK matches "7" and 7 as one id
+    assert in_flight.writing == 1
+    cancel = screen(_rpc(None, "notifications/cancelled", {"requestId": 8}))
+    assert not isinstance(cancel, types.JSONRPCError)
+    unanswered.read(cancel[1])  # the SDK answers no cancelled request: not waited for
+    assert in_flight.writing == 0
+    unanswered.written(8)  # an answer already on its way when the cancel came counts once
+    unanswered.written(9)
+    assert in_flight.writing == 0
