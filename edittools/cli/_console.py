@@ -12,10 +12,19 @@ if TYPE_CHECKING:
 
 
 def console() -> Console:
-    """A console on standard output; rich turns colour off when piped or with NO_COLOR."""
+    """A console on standard output; rich turns colour off when piped or with NO_COLOR.
+
+    A reader that stops early (`| head`) reaches the command line's one catch place as the
+    BrokenPipeError it is, which ends quietly with 0: rich's own handling exits with 1.
+    """
     from rich.console import Console  # rich takes a tenth of a second to load: only when used
 
-    return Console(highlight=False, soft_wrap=True)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True  # nothing more is written to the closed pipe
+            raise BrokenPipeError
+
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def print_json(data: Any) -> None:

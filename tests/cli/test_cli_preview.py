@@ -234,3 +234,29 @@ def test_input_with_no_tool_result_is_refused_and_a_plain_diff_is_shown(tmp_path
     proc = run("preview", patch)
     assert proc.returncode == 0, proc.stderr
     assert "x.py  +1 -1" in proc.stdout and "diff --git a/x.py b/x.py" in proc.stdout
+
+
+@pytest.mark.integration
+def test_a_preview_piped_to_a_reader_that_stops_early_ends_quietly_with_0(tmp_path: Path) -> None:
+    # Found: `edittools preview FILE | head -2` exited 1 and said nothing (rich's console ends
+    # the program with 1 at a closed pipe).
+    import subprocess
+    import sys
+
+    from cli_harness import child_env
+
+    results = [text_result(f"line {k}\n" * 20) for k in range(1_000)]  # more than a pipe holds
+    long = tmp_path / "results.jsonl"
+    long.write_text("".join(r.model_dump_json(by_alias=True) + "\n" for r in results))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "edittools.cli", "preview", str(long)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_env(),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    with proc.stderr:
+        assert proc.stdout.read(100)
+        proc.stdout.close()
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr.read() == b""
