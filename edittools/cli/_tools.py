@@ -23,6 +23,8 @@ _GIT_HELP = "let the tools write under .git/ (refused by default: git runs hooks
 _READONLY_HELP = "let the tools replace files you could not write in place (read-only ones)"
 _SYNTAX_HELP = "a change that breaks a file's syntax: warn (default), refuse it, or off"
 _NEW_TEXT_HELP = "the new text (default: standard input)"
+_CHANGE_AGENT_HELP = "who makes the change: kept with it, named to others"
+_READ_AGENT_HELP = "who reads: the read is that agent's, and journaled under its name"
 
 
 def register(sub: Any) -> None:
@@ -104,7 +106,7 @@ def _register_changes(sub: Any) -> None:
         "(default: git's a/ and b/, then leading folders of names not found)",
     )
 
-    p = _tool_parser(sub, "undo", cmd_undo, "undo the last change to a file")
+    p = _tool_parser(sub, "undo", cmd_undo, "undo the last change to a file", undoes=True)
     p.add_argument("path")
 
 
@@ -157,7 +159,11 @@ def _root_options(p: Any) -> None:
     p.add_argument("--state-dir", type=Path, default=None, help=STATE_DIR_HELP)
 
 
-def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool = False) -> Any:
+def _tool_parser(
+    sub: Any, name: str, run: Any, summary: str, *, changes: bool = False, undoes: bool = False
+) -> Any:
+    """A tool command's parser: the root, --json and --agent; with `changes`, the options of a
+    change (an undo is a change without them)."""
     p = sub.add_parser(name, help=summary, description=run.__doc__, formatter_class=_RAW)
     _root_options(p)
     p.add_argument("--json", action="store_true", help="print the ToolResult as JSON")
@@ -166,7 +172,7 @@ def _tool_parser(sub: Any, name: str, run: Any, summary: str, *, changes: bool =
         p.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX_HELP)
         p.add_argument("--allow-git-writes", action="store_true", help=_GIT_HELP)
         p.add_argument("--allow-readonly-writes", action="store_true", help=_READONLY_HELP)
-        p.add_argument("--agent", help="who makes the change: kept with it, named to others")
+    p.add_argument("--agent", help=_CHANGE_AGENT_HELP if changes or undoes else _READ_AGENT_HELP)
     p.set_defaults(run=run)
     return p
 
@@ -395,14 +401,16 @@ def _list_changes(args: argparse.Namespace, session: Session) -> int:
             )
             shown += 1
     if not shown:
-        out.print(f"No changes journaled in {args.root}.", markup=False)
+        by = "" if args.agent is None else f" by agent {args.agent!r}"
+        out.print(f"No changes{by} journaled in {args.root}.", markup=False)
     return 0
 
 
 def cmd_blame(args: argparse.Namespace) -> int:
     """Print each line of a file with who last changed it through the tools (an agent's name,
-    or "tools" for an unnamed session, when, and the change's id), "outside" for lines changed
-    outside the tools, "-" for lines no change touched, "?" where the history is not kept.
+    or "tools" for an unnamed session, when, and the change's id), "outside the tools" for lines
+    changed outside them, "unchanged" for lines no change touched, "history not kept" where the
+    contents that would say are no longer kept.
 
     example: edittools blame src/app.py --root .
     """
@@ -419,9 +427,17 @@ def cmd_blame(args: argparse.Namespace) -> int:
             when = "" if stamp is None else time.strftime("%Y-%m-%d %H:%M", stamp)
             who = f"{origin.actor or 'tools'} #{origin.change} {when}"
         else:
-            who = {"outside": "outside", "never": "-", "unknown": "?"}[origin.kind]
+            who = _ORIGIN_WORDS[origin.kind]
         sys.stdout.write(f"{who:<34} {line.number:>5}| {line.text}\n")
     return 0
+
+
+_ORIGIN_WORDS = {
+    "outside": "outside the tools",
+    "never": "unchanged",
+    "unknown": "history not kept",
+}
+"""What `blame` says of a line that no change through the tools made what it is."""
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -236,3 +236,38 @@ def test_a_reader_that_stops_early_is_no_error(tmp_path: Path) -> None:
         proc.stdout.close()
         assert proc.wait(timeout=60) == 0
         assert proc.stderr.read() == b""
+
+
+def test_read_takes_an_agent_as_the_change_commands_do(root, capsys):
+    # Found: `edittools read --agent NAME` was refused: only the change commands had --agent.
+    from edittools import Session
+
+    status, out = _cli(capsys, root, "read", "app.py", "--agent", "reviewer")
+    assert status == 0 and out.startswith("     1\tdef greet(name):")
+    with Session(root) as session:
+        assert [e.name for e in session.journal(agent="reviewer")] == ["read"]
+
+
+def test_a_log_filtered_to_an_agent_with_no_changes_names_the_agent(root, capsys):
+    # Found: `edittools log --agent nobody` said "No changes journaled in ROOT." as if the root
+    # had none at all.
+    assert _cli(capsys, root, "edit", "app.py", "world", "there")[0] == 0
+    status, out = _cli(capsys, root, "log", "--agent", "nobody")
+    assert status == 0
+    assert out == f"No changes by agent 'nobody' journaled in {root}.\n"
+    assert "app.py" in _cli(capsys, root, "log")[1]
+
+
+def test_blame_says_in_words_where_each_line_comes_from(root, capsys):
+    # Found: a line no change touched showed a bare "-" (and one whose history is gone "?"),
+    # explained nowhere but in --help.
+    status, _ = _cli(capsys, root, "edit", "app.py", "'Hello, ' + name", "'Hi ' + name")
+    assert status == 0
+    (root / "app.py").write_text("# outside\n" + (root / "app.py").read_text())
+    status, out = _cli(capsys, root, "blame", "app.py")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("outside the tools ") and lines[0].endswith("1| # outside")
+    assert lines[1].startswith("unchanged ") and lines[1].endswith("2| def greet(name):")
+    assert lines[2].startswith("tools #") and lines[2].endswith("3|     return 'Hi ' + name")
+    assert not any(line.startswith(("-", "?")) for line in lines)

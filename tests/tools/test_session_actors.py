@@ -99,7 +99,7 @@ def test_blame_from_the_command_line(tmp_path: Path) -> None:
         [sys.executable, "-m", "edittools", "blame", "f.txt", "--root", str(tmp_path)],
         capture_output=True, text=True, check=True,
     ).stdout.splitlines()  # fmt: skip
-    assert out[0].startswith("-") and out[0].endswith("1| a")
+    assert out[0].startswith("unchanged ") and out[0].endswith("1| a")
     assert out[1].startswith("writer #") and out[1].endswith("2| B")
 
 
