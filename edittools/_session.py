@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import warnings
 import weakref
@@ -297,8 +298,14 @@ class Session(Caller):
         self._cancel: threading.Event | None = None
         self._progress: Progress | None = None
         self._owned = _Owned(sandbox if self._owns_sandbox else None)
+        # Where the session is made, for the warning if it is dropped unclosed: the finalizer
+        # runs from the collector, whose frames say nothing of the caller. One frame's file and
+        # line cost next to nothing (a stack summary, as asyncio's debug mode takes, would not).
+        caller = sys._getframe(1)
+        made_at = (caller.f_code.co_filename, caller.f_lineno)
+        del caller
         # Holds `_owned`, never the session: it runs once the session is unreachable.
-        self._finalizer = weakref.finalize(self, _dropped, self._owned, str(sandbox.root))
+        self._finalizer = weakref.finalize(self, _dropped, self._owned, str(sandbox.root), made_at)
         # At exit the process releases everything (while daemon threads may still use it).
         self._finalizer.atexit = False  # type: ignore[misc]  # typeshed gives finalize no slots
         try:
@@ -441,12 +448,15 @@ class _Owned:
         return held
 
 
-def _dropped(owned: _Owned, root: str) -> None:
-    """The finalizer of a session collected without `close`: release, then say so."""
+def _dropped(owned: _Owned, root: str, made_at: tuple[str, int]) -> None:
+    """The finalizer of a session collected without `close`: release, then say so, at the
+    line that made the session (`made_at`: file and line)."""
     if owned.release():
-        warnings.warn(
-            f"a Session over {root!r} was not closed; use `with Session(...) as s:` or call "
-            "close()",
+        filename, lineno = made_at
+        warnings.warn_explicit(
+            f"a Session over {root!r}, made at {filename}:{lineno}, was not closed; use "
+            "`with Session(...) as s:` or call close()",
             ResourceWarning,
-            stacklevel=2,
+            filename,
+            lineno,
         )

@@ -223,3 +223,17 @@ def test_a_state_folder_the_system_refuses_is_unavailable(err: int, tmp_path: Pa
     error = state_error(OSError(err, os.strerror(err)), tmp_path / "pending", "open", "is odd")
     assert error.code == "state_unavailable"
     assert "state_dir=" in error.message
+
+
+def test_the_warning_of_a_dropped_session_points_at_the_line_that_made_it(root: Path) -> None:
+    # Found: the ResourceWarning pointed at weakref.py (the finalizer runs from the collector),
+    # not at the caller's line that made the session and never closed it.
+    made_at = sys._getframe().f_lineno + 1
+    s = Session(root)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        del s
+        gc.collect()
+    (warning,) = [w for w in caught if issubclass(w.category, ResourceWarning)]
+    assert (warning.filename, warning.lineno) == (__file__, made_at)
+    assert f"made at {__file__}:{made_at}" in str(warning.message)
