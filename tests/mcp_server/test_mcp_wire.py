@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import subprocess
 import sys
@@ -301,3 +302,41 @@ def test_a_request_is_unanswered_until_its_answer_or_its_cancel() -> None:
     unanswered.written(8)  # an answer already on its way when the cancel came counts once
     unanswered.written(9)
     assert in_flight.writing == 0
+
+
+_FIGURES = {
+    # (the words a figure of `tools/list` is given in, its unit in bytes, which lists it sizes)
+    r"`tools/list` of the default surface is ([\d,]+) bytes": (1, ("default",)),
+    r"take `tools/list` from ([\d.]+) to ([\d.]+) KB": (1000, ("default", "structure")),
+    r"^\| \(none: our surface\) \|.*\| ([\d,]+) \|$": (1, ("default",)),
+    r"^\| `--structure` \|.*\| ([\d,]+) \|$": (1, ("structure",)),
+}
+
+
+def test_the_figures_of_tools_list_in_the_docs_are_its_size_on_the_wire(tmp_path: Path) -> None:
+    # Found: the README said `--structure` takes tools/list "from 5.9 to 9.5 KB"; on the wire it
+    # went from 5,678 to 9,083 bytes.
+    sizes = {}
+    for name, options in (("default", []), ("structure", ["--structure"])):
+        env = {**os.environ, "PYTHONPATH": str(PROJECT)}
+        done = subprocess.run(
+            [sys.executable, "-m", "edittools.mcp_server", "--root", str(tmp_path), *options],
+            input=b"".join(line + b"\n" for line in [*_OPENING, _rpc(2, "tools/list")]),
+            capture_output=True,
+            env=env,
+            timeout=120,
+        )
+        (line,) = [line for line in done.stdout.splitlines() if b'"id":2' in line]
+        sizes[name] = len(line)
+    texts = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]
+    found = 0
+    for path in texts:
+        text = path.read_text()
+        for words, (unit, lists) in _FIGURES.items():
+            for match in re.finditer(words, text, flags=re.MULTILINE):
+                for said, name in zip(match.groups(), lists, strict=True):
+                    figure = float(said.replace(",", ""))
+                    exact = sizes[name] if unit == 1 else round(sizes[name] / unit, 1)
+                    assert figure == exact, f"{path.name}: {match.group()!r}: {sizes[name]} bytes"
+                    found += 1
+    assert found, "no figure of tools/list found: the words of _FIGURES are out of date"
