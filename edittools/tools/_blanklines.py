@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from edittools.tools._linemap import Unmappable, blanked
+from edittools.tools._linemap import Unmappable, kept_as
 from edittools.tools._textlines import WS, Lines, strip_trailing
 
 
@@ -54,8 +54,9 @@ def carry_blank_lines(
     ours = _nonblank(new_lines)
     if not ours:
         return list(new_lines)
+    old_kept, new_kept = kept_as(old_lines), kept_as(new_lines)
     ops = SequenceMatcher(
-        None, [old_lines[k] for k in mine], [new_lines[k] for k in ours], autojunk=False
+        None, [old_kept[k] for k in mine], [new_kept[k] for k in ours], autojunk=False
     ).get_opcodes()
     written: set[int] = set()  # gaps of new_string already written, by the index after them
     out: list[str] = []
@@ -121,7 +122,7 @@ def _files_blank_lines(
         if len(gap) == mine[i] - mine[i - 1] - 1:
             known.update(zip(range(mine[i - 1] + 1, mine[i]), gap, strict=True))
     files: dict[int, str] = {}
-    matcher = SequenceMatcher(None, blanked(old_lines), blanked(new_lines), autojunk=False)
+    matcher = SequenceMatcher(None, kept_as(old_lines), kept_as(new_lines), autojunk=False)
     for a, b, size in matcher.get_matching_blocks():
         for d in range(size):
             if a + d in known:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from edittools.tools._textlines import WS, Normalizer, indent_of
+from edittools.tools._textlines import WS, Normalizer, indent_of, strip_trailing
 
 
 class Unmappable(Exception):
@@ -199,9 +199,7 @@ class LineMap:
     def transfer(self, new_lines: Sequence[str]) -> list[str]:
         """`new_string`'s lines as the file gets them: unchanged ones as the file's own lines."""
         out: list[str] = []
-        # Blank lines are one line however much whitespace the model put on them: one that
-        # old_string and new_string share is the file's, like any other unchanged line.
-        sm = SequenceMatcher(None, blanked(self.old_lines), blanked(new_lines), autojunk=False)
+        sm = SequenceMatcher(None, kept_as(self.old_lines), kept_as(new_lines), autojunk=False)
         for tag, i1, _, j1, j2 in sm.get_opcodes():
             if tag == "equal":
                 out += self.found[i1 : i1 + (j2 - j1)]
@@ -210,6 +208,14 @@ class LineMap:
         return out
 
 
-def blanked(lines: Sequence[str]) -> list[str]:
-    """The lines with each whitespace-only one made empty."""
-    return [line if line.strip(WS) else "" for line in lines]
+def kept_as(lines: Sequence[str]) -> list[str]:
+    """The lines as old_string's and new_string's are compared to tell which new_string keeps.
+
+    Trailing whitespace is left out (a whitespace-only line is empty): every line tier forgives
+    it, so it is drift on either side, and a line that differs from one of old_string's only
+    there is that line, written as the file has it. Compared as sent, drift on one side made
+    every such line a change, written with the model's whitespace, and left only the blank
+    lines for the diff to pair. Indentation is compared: a line moved to another column is a
+    change, carried through the indentation map.
+    """
+    return [strip_trailing(line) for line in lines]

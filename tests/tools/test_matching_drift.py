@@ -308,6 +308,40 @@ def test_a_blank_line_sent_differently_in_old_and_new_string_is_the_files(
     assert got == text.replace("Returns None if", "Returns None when")
 
 
+# --- (d) trailing whitespace on one side only -----------------------------------------------------
+
+MODULE = 'import os\n\nx = 1\n\n\nclass A:\n\n    """Doc."""\n'
+
+
+def test_trailing_spaces_dropped_by_new_string_keep_the_files_empty_line_by_a_deletion() -> None:
+    """old_string with trailing spaces, new_string without them and an empty line as indentation.
+
+    Only the blank lines were taken as shared, a diff paired them wrongly, and the empty line
+    after `class A:` was written with new_string's four spaces (found by the property below, in
+    pygments' ldap.py).
+    """
+    old = '\nx = 1  \n\n\nclass A:  \n\n    """Doc."""  \n'
+    new = '\n\n\nclass A:\n    \n    """Doc."""\n'
+    got, tier = apply(MODULE, old, new)
+    assert (got, tier) == (MODULE.replace("x = 1\n", ""), "trailing_whitespace")
+
+
+def test_a_kept_line_whose_trailing_whitespace_drifted_is_written_as_the_file_has_it() -> None:
+    """The file's trailing spaces on a line new_string keeps were dropped with the model's."""
+    text = "def f():  \n    return 1\n"
+    got, tier = apply(text, "def f(): \n    return 1\n", "def f():\n    return 2\n")
+    assert (got, tier) == ("def f():  \n    return 2\n", "trailing_whitespace")
+
+
+def test_a_kept_line_whose_trailing_whitespace_drifted_keeps_it_across_a_blank_line_gap() -> None:
+    """The same under the blank-line tolerance, which paired old and new lines as sent."""
+    text = "def f():  \n\n    return 1\n\n\ny = 2\n"
+    old = "def f(): \n    return 1\n\n\ny = 2\n"
+    new = "def f():\n    return 1\n\n\ny = 3\n"
+    got, tier = apply(text, old, new)
+    assert (got, tier) == (text.replace("y = 2", "y = 3"), "blank_lines")
+
+
 # --- the property: what the tolerance accepts, it writes as meant -------------------------------
 
 SOURCES = {name: lexer_lines(name) for name in ("inferno.py", "ldap.py", "__init__.py")}
