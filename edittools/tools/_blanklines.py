@@ -9,9 +9,7 @@ one `old_string` showed, `new_string`'s blank lines are written; a gap that drif
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
-
-from edittools.tools._linemap import Unmappable, kept_as
+from edittools.tools._linemap import Unmappable, kept_as, kept_opcodes
 from edittools.tools._textlines import WS, Lines, strip_trailing
 
 
@@ -49,18 +47,44 @@ def carry_blank_lines(
 
     `paired[i]` is the file line of old_string's i-th non-blank line. Lines of new_string that
     are not old_string's come as sent; the caller maps them.
+
+    A change among alike lines (three `yield` lines, one dropped) can be read as the first of
+    them or the last; where the file's blank lines fall between them, the readings put them in
+    different places, and the edit is refused unless both write the same lines.
     """
+    body = _carry(contents, old_lines, paired, new_lines, tail_first=False)
+    try:
+        other = _carry(contents, old_lines, paired, new_lines, tail_first=True)
+    except Unmappable:
+        other = None
+    if other is None or kept_as(other) != kept_as(body):
+        raise Unmappable(
+            "new_string adds or drops one of several alike lines, and which one it is decides "
+            "where the file's blank lines between them go"
+        )
+    return body
+
+
+def _carry(
+    contents: list[str],
+    old_lines: list[str],
+    paired: list[int],
+    new_lines: list[str],
+    *,
+    tail_first: bool,
+) -> list[str]:
+    """`carry_blank_lines` with the diff's common lines taken from one end first."""
     mine = _nonblank(old_lines)
     ours = _nonblank(new_lines)
     if not ours:
         return list(new_lines)
     old_kept, new_kept = kept_as(old_lines), kept_as(new_lines)
-    ops = SequenceMatcher(
-        None, [old_kept[k] for k in mine], [new_kept[k] for k in ours], autojunk=False
-    ).get_opcodes()
+    ops = kept_opcodes(
+        [old_kept[k] for k in mine], [new_kept[k] for k in ours], tail_first=tail_first
+    )
     written: set[int] = set()  # gaps of new_string already written, by the index after them
     out: list[str] = []
-    files = _files_blank_lines(contents, old_lines, paired, new_lines)
+    files = _files_blank_lines(contents, old_lines, paired, new_lines, tail_first=tail_first)
 
     def sent(lo: int, hi: int) -> list[str]:
         return [files.get(k, new_lines[k]) for k in range(lo, hi)]
@@ -108,7 +132,12 @@ def carry_blank_lines(
 
 
 def _files_blank_lines(
-    contents: list[str], old_lines: list[str], paired: list[int], new_lines: list[str]
+    contents: list[str],
+    old_lines: list[str],
+    paired: list[int],
+    new_lines: list[str],
+    *,
+    tail_first: bool,
 ) -> dict[int, str]:
     """The file's own line for each blank line of new_lines that old_lines also has, aligned as a
     diff aligns them, where the file's gap holds as many blank lines as old_lines' gap.
@@ -122,9 +151,9 @@ def _files_blank_lines(
         if len(gap) == mine[i] - mine[i - 1] - 1:
             known.update(zip(range(mine[i - 1] + 1, mine[i]), gap, strict=True))
     files: dict[int, str] = {}
-    matcher = SequenceMatcher(None, kept_as(old_lines), kept_as(new_lines), autojunk=False)
-    for a, b, size in matcher.get_matching_blocks():
-        for d in range(size):
-            if a + d in known:
-                files[b + d] = known[a + d]
+    ops = kept_opcodes(kept_as(old_lines), kept_as(new_lines), tail_first=tail_first)
+    for tag, i1, i2, j1, _ in ops:
+        for d in range(i2 - i1 if tag == "equal" else 0):
+            if i1 + d in known:
+                files[j1 + d] = known[i1 + d]
     return files

@@ -3,8 +3,9 @@
 A tolerant tier pairs each line of `old_string` with one line of the file (equal after the tier's
 normalisation). `new_string` goes through the same pairing, line by line:
 
-- a line that `old_string` also has (aligned as a diff aligns them) is written as its paired file
-  line, bytes and all, so an unchanged line never picks up the model's drift;
+- a line that `old_string` also has, trailing whitespace aside (aligned as a diff aligns them, the
+  lines around a change kept whole: `kept_opcodes`), is written as its paired file line, bytes
+  and all, so an unchanged line never picks up the model's drift;
 - any other line keeps its text, with its indentation carried over by the map the pairs prove (one
   file indentation per `old_string` indentation, a nesting step per level) and the Unicode
   punctuation the pairs prove the file writes as ASCII folded back.
@@ -199,8 +200,7 @@ class LineMap:
     def transfer(self, new_lines: Sequence[str]) -> list[str]:
         """`new_string`'s lines as the file gets them: unchanged ones as the file's own lines."""
         out: list[str] = []
-        sm = SequenceMatcher(None, kept_as(self.old_lines), kept_as(new_lines), autojunk=False)
-        for tag, i1, _, j1, j2 in sm.get_opcodes():
+        for tag, i1, _, j1, j2 in kept_opcodes(kept_as(self.old_lines), kept_as(new_lines)):
             if tag == "equal":
                 out += self.found[i1 : i1 + (j2 - j1)]
             else:
@@ -219,3 +219,39 @@ def kept_as(lines: Sequence[str]) -> list[str]:
     change, carried through the indentation map.
     """
     return [strip_trailing(line) for line in lines]
+
+
+Opcode = tuple[str, int, int, int, int]
+
+
+def kept_opcodes(
+    old: Sequence[str], new: Sequence[str], *, tail_first: bool = False
+) -> list[Opcode]:
+    """`difflib` opcodes turning `old` into `new`, their common first and last lines equal.
+
+    `SequenceMatcher` pairs the longest common run first, which in a run of alike lines (blank
+    ones) is not the run a single change leaves: blank, X, blank, blank less X paired the last
+    two blank lines and took the third for an added line, written as sent instead of as the
+    file's. A change's unchanged surroundings are kept whole, as diff tools trim them; only
+    what lies between is left to the matcher. Where the two ends share lines (a change among
+    alike lines), the end taken first keeps them: `tail_first` gives the other reading.
+    """
+    n = min(len(old), len(new))
+    head = tail = 0
+    for first in (not tail_first, tail_first):
+        if first:
+            while head < n - tail and old[head] == new[head]:
+                head += 1
+        else:
+            while tail < n - head and old[-1 - tail] == new[-1 - tail]:
+                tail += 1
+    a_end, b_end = len(old) - tail, len(new) - tail
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    middle = SequenceMatcher(None, old[head:a_end], new[head:b_end], autojunk=False)
+    ops += [
+        (tag, i1 + head, i2 + head, j1 + head, j2 + head)
+        for tag, i1, i2, j1, j2 in middle.get_opcodes()
+    ]
+    if tail:
+        ops.append(("equal", a_end, len(old), b_end, len(new)))
+    return ops

@@ -342,6 +342,49 @@ def test_a_kept_line_whose_trailing_whitespace_drifted_keeps_it_across_a_blank_l
     assert (got, tier) == (text.replace("y = 2", "y = 3"), "blank_lines")
 
 
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("a = 1\n\nb = 2\n\n\nc = 3\n", "\nb = 2 \n\n\n", "    \n    \n    \n"),
+        ("a = 1\n\nb = 2\n    \n\nc = 3\n", "\nb = 2\n\n\n", "\n\n\n"),
+    ],
+    ids=["empty_lines_sent_as_spaces", "a_line_of_spaces_sent_empty"],
+)
+def test_a_line_deleted_between_blank_lines_keeps_each_blank_line_the_files(
+    text: str, old: str, new: str
+) -> None:
+    """Blank, `b = 2`, blank, blank, less `b = 2`: the diff paired new_string's first two blank
+    lines with old_string's last two and took its third for an added line, written as sent."""
+    got, tier = apply(text, old, new)
+    assert (got, tier) == (text.replace("b = 2\n", "", 1), "trailing_whitespace")
+
+
+YIELDS = "def f():\n    yield\n\n    yield\n    yield\n    return\n"
+YIELDS_OLD = "def f():\n    yield\n    yield\n    yield\n    return\n"
+"""Three alike lines with an empty line among them in the file, and an old_string without it."""
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_one_of_alike_lines_dropped_or_added_across_a_lost_blank_line_is_refused(
+    count: int,
+) -> None:
+    """Which `yield` goes (or where one more goes) decides where the file's empty line lands.
+
+    The diff took the last of them and wrote the empty line after the first; taking the first,
+    the gap the edit changes is the one old_string lost. Nothing says which was meant.
+    """
+    new = "def f():\n" + "    yield\n" * count + "    return\n"
+    err = refused(YIELDS, YIELDS_OLD, new)
+    assert err.code == "no_match"
+    assert err.detail is not None and err.detail["match"] == "blank_lines"
+    assert "alike lines" in err.detail["reason"]
+
+
+def test_a_change_beside_alike_lines_across_a_lost_blank_line_is_made() -> None:
+    got, tier = apply(YIELDS, YIELDS_OLD, YIELDS_OLD.replace("return", "return 1"))
+    assert (got, tier) == (YIELDS.replace("return", "return 1"), "blank_lines")
+
+
 # --- the property: what the tolerance accepts, it writes as meant -------------------------------
 
 SOURCES = {name: lexer_lines(name) for name in ("inferno.py", "ldap.py", "__init__.py")}
