@@ -23,7 +23,7 @@ from edittools.change import (
 )
 from edittools.state import Workspace
 from edittools.tools._large import streamed_edit, streamed_multi_edit
-from edittools.tools._matching import locate
+from edittools.tools._matching import Match, locate
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
 from edittools.tools.write import write
 from sandbox import TextDocument
@@ -51,7 +51,7 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
     def located(document: TextDocument) -> Placed:
         match = locate(document.text, params.old_string, params.new_string,
                        replace_all=params.replace_all, tolerant=ws.options.tolerant)  # fmt: skip
-        spans = [(s, e, r) for (s, e), r in zip(match.spans, match.replacements, strict=True)]
+        spans = _spans(match)
         return Placed(spans, _edited(path, len(spans)), lines_of(document.text, match.spans),
                       tolerances=[match.tier], match=match.tier)  # fmt: skip
 
@@ -62,6 +62,11 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
     return execute(ws, call, path, located, new_text={"new_string": params.new_string},
                    on_bytes=OnBytes(on_bytes, lambda count: _edited(path, count)),
                    streamed=lambda: streamed_edit(ws, call, path, params))  # fmt: skip
+
+
+def _spans(match: Match) -> list[tuple[int, int, str]]:
+    """A match's places with their replacements, as `Placed` spans."""
+    return [(s, e, r) for (s, e), r in zip(match.spans, match.replacements, strict=True)]
 
 
 def _edited(path: str, count: int) -> str:
@@ -114,7 +119,7 @@ def _apply_edits(
                 f"{path} is unchanged. {exc.message}",
                 {**(exc.detail or {}), "edit_index": number - 1},
             ) from exc
-        spans = [(s, e, r) for (s, e), r in zip(match.spans, match.replacements, strict=True)]
+        spans = _spans(match)
         document = apply(document, Placed(spans, ""))[0]
         tiers.append(match.tier)
     return document, tiers
