@@ -7,6 +7,7 @@ bound); a larger one is scaled down with its aspect kept, and re-encoded only wh
 from __future__ import annotations
 
 import io
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -36,6 +37,11 @@ def for_model(data: bytes, mime: str, limits: ImageLimits) -> tuple[bytes, str] 
     """
     from PIL import Image  # a second of import for the first image only, not for every start
 
+    # Pillow reports damaged data as any of these, from open and from the decoding at load; the
+    # last four are the ones Image.open itself takes as "not this format".
+    damaged = (OSError, ValueError, EOFError, Image.DecompressionBombError,
+                SyntaxError, IndexError, TypeError, struct.error)  # fmt: skip
+
     try:
         with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
@@ -52,7 +58,7 @@ def for_model(data: bytes, mime: str, limits: ImageLimits) -> tuple[bytes, str] 
                     if len(encoded[0]) <= limits.max_bytes:
                         return encoded
                 side //= 2
-    except (OSError, ValueError, Image.DecompressionBombError):
+    except damaged:
         return None
     return None
 
