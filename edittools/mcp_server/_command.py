@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from edittools import STALE_POLICIES, STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
-from edittools.mcp_server._http import check_auth, parse_address, read_token
+from edittools.mcp_server._http import check_auth, parse_address, read_tokens
 from edittools.mcp_server._images import MAX_BYTES, MAX_SIDE, ImageLimits
 from edittools.mcp_server._server import serve
 from edittools.mcp_server._surfaces import SURFACES
@@ -98,6 +98,12 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         help="also offer the tools by structure and anchor (symbols, read_symbol, edit_symbol, "
         "edit_lines; our surface only)",
     )
+    _http_arguments(parser)
+    return parser
+
+
+def _http_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `serve --http`: where, who may call (tokens, origins), who each caller is."""
     http = parser.add_argument_group("HTTP (instead of standard input and output)")
     http.add_argument(
         "--http",
@@ -110,9 +116,18 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         "--token-file",
         metavar="FILE",
         default=None,
-        help="require the token kept in FILE as 'Authorization: Bearer TOKEN' on every request "
+        help="require a token kept in FILE as 'Authorization: Bearer TOKEN' on every request "
         "(a token is required on every address, loopback too: without this option one is made "
-        "and printed once on standard error)",
+        "and printed once on standard error). FILE holds one token a line, each optionally "
+        "followed by a space and the agent its requests are: 'TOKEN reviewer' (an agent no "
+        "other token can speak as)",
+    )
+    http.add_argument(
+        "--agent-per-session",
+        action="store_true",
+        help="make each MCP session its own agent (the declared name and the session's id), so "
+        "a read counts only in the session that made it; by default a request is the agent its "
+        "token is mapped to, else the name its client declares, as over stdio",
     )
     http.add_argument(
         "--no-auth",
@@ -128,7 +143,6 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         help="a browser origin (scheme://host:port) allowed to call besides the server's own "
         "(repeatable)",
     )
-    return parser
 
 
 def _positive(text: str) -> int:
@@ -160,9 +174,9 @@ def serve_command(
     parser = serve_parser(prog)
     args = parser.parse_args(argv)
     try:
-        token = read_token(args.token_file) if args.token_file else None
+        tokens = read_tokens(args.token_file) if args.token_file else None
         if args.http is not None:
-            check_auth(parse_address(args.http), token=token, no_auth=args.no_auth)
+            check_auth(parse_address(args.http), tokens=tokens, no_auth=args.no_auth)
         if args.structure and args.surface != "edittools":
             raise ValueError(f"--structure adds our own tools: not on --surface {args.surface}")
     except ValueError as exc:
@@ -178,10 +192,11 @@ def serve_command(
             state_dir=args.state_dir,
             transport="stdio" if args.http is None else "http",
             listen=args.http or "127.0.0.1:8000",
-            token=token,
+            tokens=tokens,
             no_auth=args.no_auth,
             allow_origins=args.allow_origin,
             structure=args.structure,
+            agent_per_session=args.agent_per_session,
         )
     except SandboxError as exc:  # the root cannot be opened: say so, without a traceback
         parser.exit(2, f"{parser.prog}: error: {exc.message}\n")

@@ -6,9 +6,11 @@ refused (403, the DNS-rebinding defence the MCP spec asks for), a loopback serve
 to loopback host names and the address it is bound to (421), and every request must carry the
 token as `Authorization: Bearer` (401). The token is asked on every address, loopback too: on a
 shared machine another user can reach a loopback port, and would write files as the server's
-user. Only a loopback server may go without one, when told so (`--no-auth`). A stop (SIGINT or SIGTERM)
-refuses new calls at once, lets the calls in flight finish and their answers be written
-(`InFlight.drain`), and only then closes the streams and exits.
+user. Only a loopback server may go without one, when told so (`--no-auth`). A token may be
+mapped to an agent (`read_tokens`): the guard hands the request on with that agent in its ASGI
+scope, which nothing a client sends can set. A stop (SIGINT or SIGTERM) refuses new calls at
+once, lets the calls in flight finish and their answers be written (`InFlight.drain`), and only
+then closes the streams and exits.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import secrets
 import signal
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -31,6 +33,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from edittools.mcp_server._agents import TOKEN_AGENT_SCOPE
 from edittools.mcp_server._calls import InFlight
 
 MCP_PATH = "/mcp"
@@ -83,11 +86,11 @@ def parse_address(text: str) -> Address:
     return Address(host, port)
 
 
-def check_auth(address: Address, *, token: str | None, no_auth: bool) -> None:
+def check_auth(address: Address, *, tokens: Tokens | None, no_auth: bool) -> None:
     """ValueError when going without a token is asked where it is refused: on an address beyond
-    loopback (anyone who reaches it could write files as the server's user), or together with a
-    token."""
-    if no_auth and token is not None:
+    loopback (anyone who reaches it could write files as the server's user), or together with
+    tokens."""
+    if no_auth and tokens is not None:
         raise ValueError("--no-auth serves without a token: give it or --token-file, not both")
     if no_auth and not address.loopback:
         raise ValueError(
@@ -97,17 +100,36 @@ def check_auth(address: Address, *, token: str | None, no_auth: bool) -> None:
         )
 
 
-def read_token(path: str) -> str:
-    """The bearer token kept in the file at `path`, without surrounding whitespace."""
+Tokens = Mapping[str, str | None]
+"""The bearer tokens a server accepts, each with the agent it is mapped to (None: its clients
+are the names they declare)."""
+
+
+def read_tokens(path: str) -> dict[str, str | None]:
+    """The bearer tokens kept in the file at `path`: one a line, each one word of at least 16
+    characters, optionally followed by the name of the agent it is mapped to (the rest of the
+    line); blank lines and lines starting with `#` are skipped. A file of one word is one
+    token mapped to no agent."""
     try:
-        token = Path(path).read_text(encoding="utf-8").strip()
+        text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read the token file {path!r}: {exc}") from None
-    if len(token) < 16 or any(ch.isspace() for ch in token):
-        raise ValueError(
-            f"the token in {path!r} must be one word of at least 16 characters, no spaces"
-        )
-    return token
+    tokens: dict[str, str | None] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        token, *agent = line.split(None, 1)
+        if len(token) < 16 or not token.isprintable():
+            raise ValueError(
+                f"line {number} of the token file {path!r}: a token is one word of at least 16 "
+                "characters (then, optionally, a space and the agent it is mapped to)"
+            )
+        if token in tokens:
+            raise ValueError(f"line {number} of the token file {path!r} repeats a token")
+        tokens[token] = agent[0].strip() if agent else None
+    if not tokens:
+        raise ValueError(f"the token file {path!r} holds no token")
+    return tokens
 
 
 class _Guard:
@@ -119,14 +141,14 @@ class _Guard:
         *,
         hosts: frozenset[str] | None,
         origins: frozenset[str],
-        token: str | None,
+        tokens: Tokens | None,
         in_flight: InFlight,
     ) -> None:
         self._app = app
         self._in_flight = in_flight
         self._hosts = hosts
         self._origins = origins
-        self._token = token.encode() if token is not None else None
+        self._tokens = None if tokens is None else [(t.encode(), a) for t, a in tokens.items()]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -140,21 +162,33 @@ class _Guard:
         origin = judged[b"origin"][0] if judged[b"origin"] else None
         host = judged[b"host"][0].decode("latin-1").lower() if judged[b"host"] else ""
         authorization = judged[b"authorization"][0] if judged[b"authorization"] else None
+        holder = self._holder(authorization)
         if twice:
             await _refuse(send, 400, f"a request may carry one {' and one '.join(twice)} header")
         elif self._hosts is not None and host not in self._hosts:
             await _refuse(send, 421, f"this server answers to {', '.join(sorted(self._hosts))}")
         elif origin is not None and origin.decode("latin-1").lower() not in self._origins:
             await _refuse(send, 403, "requests from this origin are refused (see --allow-origin)")
-        elif self._token is not None and not hmac.compare_digest(
-            _bearer(authorization), self._token
-        ):
+        elif self._tokens is not None and holder is None:
             await _refuse(send, 401, "a bearer token is required", bearer=True)
         elif scope["method"] == "GET":  # a standing stream: it has no answer to wait for
             await self._app(scope, receive, send)
         else:
+            if holder is not None and holder[1] is not None:
+                scope = {**scope, TOKEN_AGENT_SCOPE: holder[1]}  # read by `Identities.of`
             with self._in_flight.answering():  # the app returns once its answer is sent whole
                 await self._app(scope, receive, send)
+
+    def _holder(self, authorization: bytes | None) -> tuple[bytes, str | None] | None:
+        """The token an `Authorization` header carries, with the agent it is mapped to; None
+        when it carries none of them. Every token is compared, in constant time each, so the
+        time taken says nothing of which one came close."""
+        sent = _bearer(authorization)
+        found = None
+        for token, agent in self._tokens or ():
+            if hmac.compare_digest(sent, token):
+                found = (token, agent)
+        return found
 
 
 def _bearer(authorization: bytes | None) -> bytes:
@@ -182,12 +216,12 @@ def http_app(
     *,
     address: Address,
     port: int,
-    token: str | None,
+    tokens: Tokens | None,
     allow_origins: Sequence[str] = (),
 ) -> ASGIApp:
     """The ASGI app serving `server` at `/mcp` on `address` (listening on `port`), guarded:
-    every request must carry `token` (None: no token asked, `check_auth`); `in_flight` counts
-    the answers it is writing."""
+    every request must carry one of `tokens` (None: no token asked, `check_auth`), and is the
+    agent its token is mapped to, if any; `in_flight` counts the answers it is writing."""
     # The SDK's own Host/Origin check is replaced by `_Guard` (one place, exact origins);
     # it still checks a POST's content type.
     unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
@@ -202,7 +236,7 @@ def http_app(
         inner,
         hosts=hosts,
         origins=frozenset(o.lower() for o in origins),
-        token=token,
+        tokens=tokens,
         in_flight=in_flight,
     )
 
@@ -240,7 +274,7 @@ def run_http(
     in_flight: InFlight,
     *,
     address: Address,
-    token: str | None,
+    tokens: Tokens | None,
     allow_origins: Sequence[str] = (),
 ) -> None:
     """Serve `server` over HTTP at `address` until SIGINT or SIGTERM (blocking).
@@ -254,7 +288,7 @@ def run_http(
     listener.listen(2048)  # connections wait in the backlog until uvicorn serves them
     port = listener.getsockname()[1]
     app = http_app(
-        server, in_flight, address=address, port=port, token=token, allow_origins=allow_origins
+        server, in_flight, address=address, port=port, tokens=tokens, allow_origins=allow_origins
     )
     config = uvicorn.Config(
         app,

@@ -11,7 +11,7 @@ import base64
 import logging
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -24,10 +24,10 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from edittools import SYNTAX_POLICIES, Session, SessionOptions, ToolError
-from edittools.artifacts import ImageArtifact, ToolResult
+from edittools.artifacts import ErrorArtifact, ImageArtifact, ToolResult
 from edittools.artifacts.builders import by_reference
 from edittools.dialects import result_to_mcp
-from edittools.mcp_server._agents import agent_of
+from edittools.mcp_server._agents import Identities, Judged
 from edittools.mcp_server._calls import InFlight
 from edittools.mcp_server._card import (
     APPS_EXTENSION,
@@ -37,7 +37,7 @@ from edittools.mcp_server._card import (
     shows_cards,
     with_card_meta,
 )
-from edittools.mcp_server._http import check_auth, new_token, parse_address, run_http
+from edittools.mcp_server._http import Address, check_auth, new_token, parse_address, run_http
 from edittools.mcp_server._images import DEFAULT_IMAGE_LIMITS, ImageLimits, for_model
 from edittools.mcp_server._results import BLOB_URI
 from edittools.mcp_server._surfaces import review_tools, structure_tools, surface_tools
@@ -90,6 +90,7 @@ def build_server(
     image_limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
     in_flight: InFlight | None = None,
     structure: bool = False,
+    identities: Identities | None = None,
 ) -> Server[Any]:
     """An MCP server exposing `session`'s tools under surface `surface`'s names and parameters.
 
@@ -101,14 +102,17 @@ def build_server(
     change is committed stops it (nothing is written; `Session.call`). `in_flight`
     counts the calls being answered; once it is draining, new calls are refused as `busy`.
     `structure` adds the tools by structure and anchor (`tools.STRUCTURE`) to our surface;
-    ValueError on another surface, whose agents know no such tools.
+    ValueError on another surface, whose agents know no such tools. `identities` is who a
+    request is taken as (`Identities`: by default its token's agent, else its declared name).
     """
     tools = {tool.name: tool for tool in surface_tools(surface)}
     if structure:
         if surface != "edittools":
             raise ValueError(f"the tools by structure and anchor are ours: not on {surface!r}")
         tools |= {tool.name: tool for tool in structure_tools()}
-    handlers = _Handlers(session, tools, inline_texts, image_limits, in_flight or InFlight())
+    handlers = _Handlers(
+        session, tools, inline_texts, image_limits, in_flight or InFlight(), identities
+    )
     server = Server(
         SERVER_NAME,
         version=SERVER_VERSION,
@@ -141,8 +145,10 @@ class _Handlers:
         inline_texts: bool,
         image_limits: ImageLimits,
         in_flight: InFlight,
+        identities: Identities | None,
     ) -> None:
         self.session = session
+        self.identities = identities or Identities()
         self.tools = tools
         self.inline_texts = inline_texts
         self.image_limits = image_limits
@@ -196,7 +202,7 @@ class _Handlers:
             ).result()
             return self.answer(result)
         arguments = params.arguments or {}
-        agent = agent_of(ctx)
+        agent = self.identities.of(ctx, params.meta)
         if tool.read_only or ctx.request_id is None:
             async with self.one_at_a_time:
                 return self._run(tool, arguments, None, agent)
@@ -219,12 +225,12 @@ class _Handlers:
         tool: SurfaceTool,
         arguments: dict[str, Any],
         cancel: threading.Event | None,
-        agent: str | None,
+        agent: Judged,
         progress: Progress | None = None,
     ) -> types.CallToolResult:
         try:
-            caller = self.session.caller(agent=agent, cancel=cancel, progress=progress)
-            return self.answer(tool.call(caller, arguments))
+            caller = self.session.caller(agent=agent.agent, cancel=cancel, progress=progress)
+            return self.answer(_with_sharing(tool.call(caller, arguments), agent))
         except Exception as exc:  # the one place the server catches what the tools did not
             _log.exception("tool %s failed unexpectedly", tool.name)
             result = ToolError(
@@ -264,6 +270,20 @@ class _Handlers:
         except ToolError as exc:
             raise _missing(ctx, uri, exc.message, {"code": exc.code}) from exc
         return types.ReadResourceResult(contents=[_contents(uri, data)])
+
+
+def _with_sharing(result: ToolResult, agent: Judged) -> ToolResult:
+    """`result`, when it is `not_read`, saying which agent the call was taken as and whose reads
+    count for it (over HTTP, where that is the server's policy, not the client's own process)."""
+    artifact = result.artifact
+    if agent.sharing is None or not isinstance(artifact, ErrorArtifact):
+        return result
+    if artifact.payload.code != "not_read":
+        return result
+    message = f"{artifact.payload.message}\n{agent.sharing}"
+    payload = artifact.payload.model_copy(update={"message": message})
+    update = {"artifact": artifact.model_copy(update={"payload": payload})}
+    return result.model_copy(update={**update, "value": f"{result.value}\n{agent.sharing}"})
 
 
 _BLOB_TEMPLATE = types.ResourceTemplate(
@@ -320,9 +340,11 @@ def serve(
     allow_git_writes: bool | None = None,
     listen: str = "127.0.0.1:8000",
     token: str | None = None,
+    tokens: Mapping[str, str | None] | None = None,
     no_auth: bool = False,
     allow_origins: Sequence[str] = (),
     structure: bool = False,
+    agent_per_session: bool = False,
 ) -> None:
     """Serve the tools over `root` until the client ends its input (stdio: every request read
     before the end is answered first) or the server is stopped by SIGINT or SIGTERM (http),
@@ -336,11 +358,13 @@ def serve(
     root's state is kept (see `Session`); `structure` adds the tools by structure and anchor.
 
     Over `transport="http"` the server listens at `listen` (`[HOST:]PORT`) for any number of
-    clients at once, one session state for all, each client its own actor. Every request must
-    carry `token` as a bearer token, on every address (another user of the machine can reach a
+    clients at once, one session state for all. Every request must carry `token` (or one of
+    `tokens`) as a bearer token, on every address (another user of the machine can reach a
     loopback port): when none is given one is made and printed once on standard error. Only on
     a loopback address may `no_auth` serve without one. Browser pages may call only from the
-    server's own origin and `allow_origins`.
+    server's own origin and `allow_origins`. A request is the agent its token is mapped to in
+    `tokens`, else the name its client declares (`_meta["edittools/agent"]`, else
+    `clientInfo.name`), with its session's id when `agent_per_session` (`Identities`).
 
     Raises ValueError for an unknown surface, transport or syntax policy, a malformed `listen`,
     or `no_auth` beyond loopback or with a token, and the sandbox's error when `root` cannot be
@@ -362,11 +386,10 @@ def serve(
             f"{', '.join(SYNTAX_POLICIES)}"
         )
     address = parse_address(listen)
+    if token is not None:
+        tokens = {**(tokens or {}), token: None}
     if transport == "http":
-        check_auth(address, token=token, no_auth=no_auth)
-    if transport == "http" and token is None and not no_auth:
-        token = new_token()
-        print(f"edittools: bearer token (shown once): {token}", file=sys.stderr, flush=True)
+        tokens = _tokens_asked(address, tokens, no_auth=no_auth)
     with Session(root, deny=deny, state_dir=state_dir, options=options) as session:
         in_flight = InFlight()
         server = build_server(
@@ -376,11 +399,25 @@ def serve(
             image_limits=image_limits,
             in_flight=in_flight,
             structure=structure,
+            identities=Identities(per_session=agent_per_session),
         )
         if transport == "http":
-            run_http(server, in_flight, address=address, token=token, allow_origins=allow_origins)
+            run_http(server, in_flight, address=address, tokens=tokens, allow_origins=allow_origins)
         else:
             anyio.run(_run_stdio, server, in_flight)
+
+
+def _tokens_asked(
+    address: Address, tokens: Mapping[str, str | None] | None, *, no_auth: bool
+) -> Mapping[str, str | None] | None:
+    """The tokens an HTTP server at `address` asks: `tokens`, else one made here and printed
+    once on standard error; none with `no_auth` (ValueError where that is refused)."""
+    check_auth(address, tokens=tokens, no_auth=no_auth)
+    if tokens is not None or no_auth:
+        return tokens
+    token = new_token()
+    print(f"edittools: bearer token (shown once): {token}", file=sys.stderr, flush=True)
+    return {token: None}
 
 
 async def _run_stdio(server: Server[Any], in_flight: InFlight) -> None:

@@ -6,109 +6,31 @@ call in flight answer."""
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
 
 import anyio
 import httpx2
 import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
+from http_harness import (
+    HEADERS,
+    INIT,
+    PROJECT,
+    Served,
+    client,
+    messages,
+    rpc,
+    served,
+    text,
+)
 
 from edittools import Session
-from edittools.mcp_server._http import Address, parse_address, read_token
-
-PROJECT = Path(__file__).resolve().parents[2]
-_INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"},
-    },
-}
-_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
-_MODERN = "2026-07-28"
-"""The protocol revision without sessions: each request says who the client is."""
-
-
-class Served:
-    """A running `edittools serve --http` child: its process, URL and what it printed."""
-
-    def __init__(self, proc: subprocess.Popen[str], url: str, token: str | None) -> None:
-        self.proc = proc
-        self.url = url
-        self.token = token
-
-    @property
-    def auth(self) -> dict[str, str]:
-        """The header that carries the token the server printed (none when it printed none)."""
-        return {"authorization": f"Bearer {self.token}"} if self.token else {}
-
-
-@contextmanager
-def served(root: Path, *options: str, listen: str = "127.0.0.1:0") -> Iterator[Served]:
-    """`edittools serve --root root --http listen options` in a child, stopped at the end, with
-    the token it printed when it made one."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
-    }
-    args = [sys.executable, "-m", "edittools.mcp_server", "--root", str(root), "--http", listen]
-    proc = subprocess.Popen(
-        [*args, *options], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env
-    )
-    assert proc.stderr is not None
-    url = token = None
-    deadline = time.monotonic() + 30
-    while url is None and time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        if found := re.search(r"bearer token \(shown once\): (\S+)", line):
-            token = found.group(1)
-        if found := re.search(r"serving MCP at (\S+)", line):
-            url = found.group(1)
-    try:
-        assert url is not None, f"the server did not start: {proc.stderr.read()}"
-        yield Served(proc, url, token)
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=30)
-        proc.stderr.close()
-
-
-@asynccontextmanager
-async def client(
-    url: str, name: str, headers: dict[str, str] | None = None
-) -> AsyncIterator[ClientSession]:
-    """An initialised SDK client session named `name` over HTTP."""
-    async with (
-        httpx2.AsyncClient(headers=headers or {}, timeout=60) as http,
-        streamable_http_client(url, http_client=http) as (read, write),
-        ClientSession(read, write, client_info=types.Implementation(name=name, version="1")) as s,
-    ):
-        await s.initialize()
-        yield s
-
-
-def text(result: types.CallToolResult) -> str:
-    block = result.content[0]
-    assert isinstance(block, types.TextContent)
-    return block.text
+from edittools.mcp_server._http import Address, parse_address, read_tokens
 
 
 def test_two_clients_at_once_are_two_actors_on_one_state(root: Path) -> None:
@@ -141,92 +63,14 @@ def test_two_clients_at_once_are_two_actors_on_one_state(root: Path) -> None:
     with Session(root) as s:
         (made_a,) = s.workspace.history("a.py")
         (made_b,) = s.workspace.history("b.py")
-    # Each connection is its own actor: the client's name and its session's id.
-    assert made_a.actor is not None and made_a.actor.startswith("alpha#")
-    assert made_b.actor is not None and made_b.actor.startswith("beta#")
-
-
-def test_a_read_by_one_client_does_not_vouch_for_another(root: Path) -> None:
-    (root / "a.py").write_text("x = 1\n")
-
-    async def run(server: Served) -> str:
-        async with client(server.url, "reader", server.auth) as s:
-            await s.call_tool("read", {"path": "a.py"})
-        async with client(server.url, "reader", server.auth) as s:  # another connection
-            result = await s.call_tool(
-                "edit", {"path": "a.py", "old_string": "1", "new_string": "2"}
-            )
-            assert result.is_error
-            return text(result)
-
-    with served(root) as server:
-        assert "read" in anyio.run(run, server).lower()
-    assert (root / "a.py").read_text() == "x = 1\n"
-
-
-def _stateless_call(
-    server: Served, name: str, arguments: dict[str, Any], *, client_name: str, **headers: str
-) -> dict[str, Any]:
-    """A 2026-07-28 `tools/call`: no session, the client's name and capabilities in `_meta`."""
-    envelope = {
-        "io.modelcontextprotocol/protocolVersion": _MODERN,
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": client_name, "version": "1"},
-    }
-    params = {"name": name, "arguments": arguments, "_meta": envelope}
-    sent = {
-        **_HEADERS,
-        **server.auth,
-        "mcp-protocol-version": _MODERN,
-        "mcp-method": "tools/call",
-        "mcp-name": name,
-        **headers,
-    }
-    answer = _rpc(server.url, sent, {"id": 9, "method": "tools/call", "params": params})
-    assert answer.status_code == 200, answer.text
-    (message,) = [m for m in _messages(answer.text.splitlines()) if m.get("id") == 9]
-    return dict(message["result"])
-
-
-@pytest.mark.parametrize("how", ["a name with the suffix", "the name and a session header"])
-def test_a_stateless_request_cannot_pass_for_an_agent_of_a_session(root: Path, how: str) -> None:
-    # Found: a 2026-07-28 request (no session) named `alice#<8 hex>`, the suffix read in alice's
-    # notes and blame, edited on alice's read record and was blamed on alice.
-    (root / "a.py").write_text("x = 1\n")
-    edit = {"path": "a.py", "old_string": "x = 2", "new_string": "x = 3"}
-
-    async def alice_reads_and_edits(server: Served) -> None:
-        async with client(server.url, "alice", server.auth) as s:
-            await s.call_tool("read", {"path": "a.py"})
-            changed = await s.call_tool(
-                "edit", {"path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
-            )
-            assert not changed.is_error, text(changed)
-
-    with served(root) as server:
-        anyio.run(alice_reads_and_edits, server)
-        with Session(root) as s:
-            (made,) = s.workspace.history("a.py")
-        alice = made.actor
-        assert alice is not None and alice.startswith("alice#")
-        if how == "a name with the suffix":
-            forged = _stateless_call(server, "edit", edit, client_name=alice)
-        else:
-            name, _, suffix = alice.partition("#")
-            forged = _stateless_call(
-                server, "edit", edit, client_name=name, **{"mcp-session-id": suffix}
-            )
-    assert forged["isError"] is True, forged
-    assert "(not_read)" in forged["content"][0]["text"], forged  # never read by this agent
-    assert (root / "a.py").read_text() == "x = 2\n"
-    with Session(root) as s:
-        assert [c.actor for c in s.workspace.history("a.py")] == [alice]
+    # Each client is the agent it declares (`test_mcp_identity.py` has the other policies).
+    assert (made_a.actor, made_b.actor) == ("alpha", "beta")
 
 
 def _post(url: str, headers: dict[str, str] | list[tuple[str, str]]) -> httpx2.Response:
     """An `initialize` POST to `url` with `headers` besides the content's (a list: repeatable)."""
-    sent = [*_HEADERS.items(), *(headers.items() if isinstance(headers, dict) else headers)]
-    return httpx2.post(url, json=_INIT, headers=sent, timeout=30)
+    sent = [*HEADERS.items(), *(headers.items() if isinstance(headers, dict) else headers)]
+    return httpx2.post(url, json=INIT, headers=sent, timeout=30)
 
 
 def test_a_foreign_origin_or_host_is_refused(root: Path) -> None:
@@ -363,16 +207,6 @@ def test_a_shutdown_lets_the_call_in_flight_answer(root: Path) -> None:
     assert big.read_text().endswith("THE END\n")
 
 
-def _messages(lines: list[str]) -> list[dict[str, Any]]:
-    """The JSON-RPC messages of a response body: each SSE event's data, or the JSON body."""
-    data = [line[5:].strip() for line in lines if line.startswith("data:")]
-    return [json.loads(d) for d in data if d] if data else [json.loads("".join(lines))]
-
-
-def _rpc(url: str, headers: dict[str, str], message: dict[str, Any]) -> httpx2.Response:
-    return httpx2.post(url, json={"jsonrpc": "2.0", **message}, headers=headers, timeout=60)
-
-
 def test_a_stop_during_a_committed_edit_sends_its_whole_answer_before_exiting(
     root: Path,
 ) -> None:
@@ -382,9 +216,9 @@ def test_a_stop_during_a_committed_edit_sends_its_whole_answer_before_exiting(
     with served(root) as server:
         opened = _post(server.url, server.auth)
         assert opened.status_code == 200
-        headers = {**_HEADERS, **server.auth, "mcp-session-id": opened.headers["mcp-session-id"]}
-        _rpc(server.url, headers, {"method": "notifications/initialized"})
-        read = _rpc(server.url, headers, {"id": 2, "method": "tools/call", "params": {
+        headers = {**HEADERS, **server.auth, "mcp-session-id": opened.headers["mcp-session-id"]}
+        rpc(server.url, headers, {"method": "notifications/initialized"})
+        read = rpc(server.url, headers, {"id": 2, "method": "tools/call", "params": {
             "name": "read", "arguments": _LAST_LINE}})  # fmt: skip
         assert "the end" in read.text
         edit = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
@@ -401,7 +235,7 @@ def test_a_stop_during_a_committed_edit_sends_its_whole_answer_before_exiting(
         assert server.proc.wait(timeout=30) == 0
     assert stopped, "the edit answered before it reported progress: no stop during it"
     assert big.read_text().endswith("THE END\n")
-    (result,) = [m for m in _messages(body) if m.get("id") == 3]
+    (result,) = [m for m in messages(body) if m.get("id") == 3]
     assert result["result"]["isError"] is False, result
     assert "big.txt" in result["result"]["content"][0]["text"]
     assert result["result"]["_meta"]["edittools/result"]["artifact"]["kind"] == "diff"
@@ -420,14 +254,24 @@ def test_listen_addresses_parse() -> None:
             parse_address(bad)
 
 
-def test_a_token_file_must_hold_one_long_word(tmp_path: Path) -> None:
+def test_a_token_file_holds_long_words_each_maybe_mapped_to_an_agent(tmp_path: Path) -> None:
     (tmp_path / "short").write_text("abc\n")
-    (tmp_path / "spaced").write_text("abcdefgh ijklmnopq\n")
+    (tmp_path / "spaced").write_text("abcdefgh ijklmnopq\n")  # a short token, mapped
+    (tmp_path / "twice").write_text("abcdefghijklmnopq a\nabcdefghijklmnopq b\n")
+    (tmp_path / "empty").write_text("# no token\n\n")
     (tmp_path / "good").write_text("  abcdefghijklmnopq\n")
-    assert read_token(str(tmp_path / "good")) == "abcdefghijklmnopq"
-    for name in ("short", "spaced", "missing"):
+    (tmp_path / "mapped").write_text(
+        "# who may write\nabcdefghijklmnopq reviewer\n\n0123456789abcdefgh\tthe writer \nzyxwvutsrqponmlkj\n"
+    )
+    assert read_tokens(str(tmp_path / "good")) == {"abcdefghijklmnopq": None}
+    assert read_tokens(str(tmp_path / "mapped")) == {
+        "abcdefghijklmnopq": "reviewer",
+        "0123456789abcdefgh": "the writer",
+        "zyxwvutsrqponmlkj": None,
+    }
+    for name in ("short", "spaced", "twice", "empty", "missing"):
         with pytest.raises(ValueError, match="token"):
-            read_token(str(tmp_path / name))
+            read_tokens(str(tmp_path / name))
 
 
 def test_serve_refuses_a_bad_address_token_file_or_no_auth_before_starting(
