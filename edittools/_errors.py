@@ -32,6 +32,7 @@ ToolError
  ├─ invalid_patch      the patch text is not a well-formed unified diff or Codex-style patch
  ├─ patch_conflict     a hunk's context was not found in the file it updates
  ├─ syntax_error       the change would break the file's syntax (policy `syntax_check: refuse`)
+ ├─ placeholder        the new text holds an omission placeholder (`# ... existing code ...`)
  ├─ nothing_to_undo    this session has no earlier version of the file
  ├─ cancelled          the call was cancelled before its change was committed; nothing changed
  ├─ unknown_ref        a blob id (`old_ref`, `new_ref`, an attachment) names no stored content
@@ -78,6 +79,7 @@ CODES: frozenset[str] = frozenset(
         "outside_root",
         "patch_conflict",
         "permission",
+        "placeholder",
         "protected",
         "stale",
         "stale_read",
