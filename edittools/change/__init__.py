@@ -68,6 +68,7 @@ from edittools.change._region import (
 )
 from edittools.change._sentence import COARSE_NOTE, sentence, summary, tolerance_note
 from edittools.change._splice import splice_spans, splice_views
+from edittools.change._whole import Done, Whole, execute_all
 
 __all__ = [
     "BYTES_PATH_MIN",
@@ -77,6 +78,7 @@ __all__ = [
     "Base",
     "ByteSpan",
     "Call",
+    "Done",
     "Hunk",
     "Lines",
     "Locate",
@@ -84,6 +86,7 @@ __all__ = [
     "Overlap",
     "Placed",
     "Progress",
+    "Whole",
     "already_made",
     "already_note",
     "apply",
@@ -99,6 +102,7 @@ __all__ = [
     "exact_byte_spans",
     "excerpt",
     "execute",
+    "execute_all",
     "fresh_or_base",
     "hunks",
     "kept_text",

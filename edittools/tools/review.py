@@ -17,22 +17,19 @@ from edittools.artifacts.builders import changeset_result, text_result
 from edittools.change import (
     Call,
     Overlap,
+    Whole,
     change_result,
-    commit_all,
+    execute_all,
     kept_text,
     merge,
     read_if_exists,
     summary,
-    syntax_note,
     text_or_bytes,
-    vet,
     wants_texts,
     with_blobs,
-    with_syntax,
 )
 from edittools.diff import diff_texts, hunks_payload, unified_excerpt
 from edittools.state import Snapshot, Workspace, hunk_key
-from edittools.syntax import SyntaxCheck
 from edittools.tools._params import (
     AcceptParams,
     ChangesParams,
@@ -40,7 +37,7 @@ from edittools.tools._params import (
     RejectParams,
     RewindParams,
 )
-from sandbox import ABSENT, FileWrite, SandboxError, Version, decode
+from sandbox import SandboxError, Version, decode
 
 _LINE = re.compile(r"(?<=\n)")
 
@@ -122,20 +119,15 @@ def rewind(ws: Workspace, params: RewindParams, call: Call) -> ToolResult:
         )
     if not nets:
         return changeset_result(f"Nothing to rewind: no file changed since checkpoint {since}.", [])
-    checks: list[SyntaxCheck | None] = []
-    for n in nets:
-        checks.append(
-            vet(ws, n.path, text_or_bytes(n.now), text_or_bytes(n.then), may_refuse=False)
-        )
     if not call.dry_run:
         ws.checkpoints.take(f"before rewind to {since}", auto="rewind", actor=call.actor)
-    commit_all(ws, call, [FileWrite(n.path, n.then, n.version or ABSENT, base=n.now) for n in nets])
-    files = [_payload(ws, n.path, n.now, n.then) for n in nets]
-    files = [with_syntax(p, c) for p, c in zip(files, checks, strict=True)]
+    planned = [Whole(n.path, n.now, n.version, n.then, restores=True) for n in nets]
+    done = execute_all(ws, call, planned)
+    files = [d.payload for d in done]
     whose = _whose(ws, ws.checkpoints.change_mark(since), nets)
     lines = [f"Rewound {len(nets)} file(s) to checkpoint {since}{whose}:"]
     lines += [f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed})" for p in files]
-    return changeset_result("\n".join(lines) + "".join(map(syntax_note, checks)), files)
+    return changeset_result("\n".join(lines) + "".join(d.note for d in done), files)
 
 
 def _whose(ws: Workspace, mark: int, nets: list[_Net]) -> str:
@@ -154,25 +146,24 @@ def _whose(ws: Workspace, mark: int, nets: list[_Net]) -> str:
 def _rewind_by(ws: Workspace, call: Call, since: int, actor: str) -> ToolResult:
     """Take back `actor`'s changes since checkpoint `since` (`_taken_back`), all files or none."""
     mark = ws.checkpoints.change_mark(since)
-    writes, files = [], []
+    planned = []
     for path in sorted(ws.checkpoints.changed_by(since, actor)):
         now, version, after = _taken_back(ws, mark, path, actor)
-        if after == now:
-            continue
-        writes.append(FileWrite(path, after, version or ABSENT, base=now))
-        files.append(_payload(ws, path, now, after))
-    if not writes:
+        if after != now:
+            planned.append(Whole(path, now, version, after, restores=True))
+    if not planned:
         return changeset_result(f"Nothing to take back: agent `{actor}` changed no file since "
                                 f"checkpoint {since}.", [])  # fmt: skip
     if not call.dry_run:
         label = f"before taking back {actor}'s changes since {since}"
         ws.checkpoints.take(label, auto="rewind", actor=call.actor)
-    commit_all(ws, call, writes)
+    done = execute_all(ws, call, planned)
+    files = [d.payload for d in done]
     lines = [
         f"Took back agent `{actor}`'s changes since checkpoint {since} in {len(files)} file(s):"
     ]
     lines += [f"  {p.operation} {p.path} (+{p.stats.added} -{p.stats.removed})" for p in files]
-    return changeset_result("\n".join(lines), files)
+    return changeset_result("\n".join(lines) + "".join(d.note for d in done), files)
 
 
 def _taken_back(
@@ -236,13 +227,10 @@ def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:
     else:
         new_text = _revert(then_text, now_text, hunks[index])
         after = _encode(net.now, new_text)
-    check = vet(ws, net.path, now_text, new_text)
-    commit_all(ws, call, [FileWrite(net.path, after, net.version or ABSENT, base=net.now)])
-    include = wants_texts(ws, len(net.now or b""), len(after or b""))
-    payload = diff_texts(now_text, new_text, path=net.path, include_texts=include)
-    payload = with_blobs(ws, payload, net.now, after)
+    done = execute_all(ws, call, [Whole(net.path, net.now, net.version, after)])[0]
+    payload = done.payload
     whose = "" if params.by is None else f" agent `{params.by}`'s changes to"
-    return change_result(summary(f"Rejected hunk {index} of{whose}", payload), payload, check)
+    return change_result(summary(f"Rejected hunk {index} of{whose}", payload), payload, done.check)
 
 
 def accept(ws: Workspace, params: AcceptParams, call: Call) -> ToolResult:

@@ -6,24 +6,24 @@ from edittools._errors import ToolError
 from edittools.artifacts import ToolResult
 from edittools.change import (
     Call,
+    Whole,
     by_bytes,
     change_result,
     commit_all,
     digest,
+    execute_all,
     plain_utf8,
     read_if_exists_deferred,
     splice_views,
     summary,
-    text_or_bytes,
-    vet,
     wants_texts,
     with_refs,
 )
-from edittools.diff import diff_spans, diff_texts
+from edittools.diff import diff_spans
 from edittools.state import Change, Recipe, Span, Workspace
 from edittools.tools._large import streamed_undo
 from edittools.tools._params import UndoParams
-from sandbox import ABSENT, Digester, FileWrite, SandboxError, Version
+from sandbox import Digester, FileWrite, SandboxError, Version
 
 
 def undo(ws: Workspace, params: UndoParams, call: Call) -> ToolResult:
@@ -71,15 +71,10 @@ def undo(ws: Workspace, params: UndoParams, call: Call) -> ToolResult:
             ws.contents.note_states(version.digest, steps)
             return _undo_span(ws, call, change, existing[0], version, fast)
         restored = None if change.before_blob is None else _saved(ws, path, change.before_blob)
-        old_text, new_text = text_or_bytes(current), text_or_bytes(restored)
-        check = vet(ws, path, old_text, new_text, may_refuse=False)
-        write = FileWrite(change.path, restored, version or ABSENT, base=current)
-        new_version = commit_all(ws, call, [write], undoes=change)[0]
-    include = wants_texts(ws, len(current or b""), len(restored or b""))
-    payload = diff_texts(old_text, new_text, path=path, include_texts=include)
-    payload = with_refs(ws, payload, current_sha, digest(new_version))
+        planned = Whole(path, current, version, restored, restores=True)
+        done = execute_all(ws, call, [planned], undoes=change)[0]
     verb = "Undid the last change to" if restored is not None else "Undid the creation of"
-    return change_result(summary(verb, payload), payload, check)
+    return change_result(summary(verb, done.payload), done.payload, done.check)
 
 
 def _by_recipe(

@@ -1,0 +1,82 @@
+"""Changes given as whole new contents (write, undo, rewind, reject): checked, committed together,
+and diffed, in one place.
+
+A tool plans each file's new bytes under its locks (`Whole`); `execute_all` owns the rest: the
+syntax check (a refusal before anything is written), the commit of every file or none, the diff
+of each with its refs and its diagnostics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from edittools.artifacts import DiffPayload
+from edittools.change._call import Call
+from edittools.change._commit import (
+    commit_all,
+    digest,
+    syntax_note,
+    text_or_bytes,
+    vet,
+    wants_texts,
+    with_refs,
+    with_syntax,
+)
+from edittools.diff import diff_texts
+from edittools.state import Change, Workspace
+from edittools.syntax import SyntaxCheck
+from sandbox import ABSENT, FileWrite, Version
+
+
+@dataclass(frozen=True)
+class Whole:
+    """One file's new content in full, planned under its lock over what the file holds now."""
+
+    path: str
+    before: bytes | None
+    """What the file holds now (None: it does not exist)."""
+    version: Version | None
+    """The version `before` was read at (None with `before`)."""
+    after: bytes | None
+    """The new content (None removes the file)."""
+    restores: bool = False
+    """The change puts back what the file held before: a broken syntax is noted, never refused."""
+
+
+@dataclass(frozen=True)
+class Done:
+    """One file's change as committed: its diff (refs and diagnostics on it) and its check."""
+
+    payload: DiffPayload
+    check: SyntaxCheck | None
+    version: Version | None
+    """The new version (None for a removal, or in a dry run)."""
+
+    @property
+    def note(self) -> str:
+        """What the model's text gains after the change's sentence (a syntax warning)."""
+        return syntax_note(self.check)
+
+
+def execute_all(
+    ws: Workspace, call: Call, planned: Sequence[Whole], *, undoes: Change | None = None
+) -> list[Done]:
+    """Check every planned change, commit them all or none, and diff each.
+
+    The caller holds the files' locks. `undoes` is the change an undo takes back.
+    """
+    texts = [(text_or_bytes(p.before), text_or_bytes(p.after)) for p in planned]
+    checks = [
+        vet(ws, p.path, old, new, may_refuse=not p.restores)
+        for p, (old, new) in zip(planned, texts, strict=True)
+    ]
+    writes = [FileWrite(p.path, p.after, p.version or ABSENT, base=p.before) for p in planned]
+    versions = commit_all(ws, call, writes, undoes=undoes)
+    done = []
+    for p, (old, new), check, version in zip(planned, texts, checks, versions, strict=True):
+        include = wants_texts(ws, len(p.before or b""), len(p.after or b""))
+        payload = diff_texts(old, new, path=p.path, include_texts=include)
+        payload = with_refs(ws, payload, digest(p.version), digest(version))
+        done.append(Done(with_syntax(payload, check), check, version))
+    return done
