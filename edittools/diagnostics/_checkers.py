@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import threading
 import time
 from collections.abc import Sequence
@@ -299,8 +300,8 @@ class Checkers:
                         request.path, request.language, request.before
                     )
                 after = await connection.diagnostics(request.path, request.language, request.after)
-            except ServerGone as gone:
-                notes.append(f"{spec.name} {gone.reason}.")
+            except ServerGone:
+                # The next round notes how it ended, and restarts it or gives it up.
                 continue
             self._slots[(root, spec.name)].restarted = False
             return self._compared(spec, connection, request, before, after, notes)
@@ -345,25 +346,21 @@ class Checkers:
                 if slot.given_up:
                     return None
                 if current is not None:
+                    await current.stop()
                     if slot.restarted:
                         slot.given_up = True
-                        await current.stop()
                         notes.append(
-                            f"{spec.name} failed again after a restart: its diagnostics are "
-                            f"not checked for the rest of the session."
+                            f"{spec.name} {current.gone or 'stopped'} again after a restart: its diagnostics "
+                            f"are not checked for the rest of the session."
                         )
                         return None
                     slot.restarted = True
-                    await current.stop()
-                    notes.append(f"{spec.name} was restarted.")
+                    notes.append(f"{spec.name} {current.gone or 'stopped'}; it was restarted.")
                 connection = Connection(spec, executable, root)
                 slot.connection = connection
-                try:
+                with contextlib.suppress(ServerGone):
                     await connection.start(self._start_timeout)
-                except ServerGone as gone:
-                    notes.append(f"{spec.name} {gone.reason}.")
-                    continue
-                return connection
+                # Started, or dead: the next round says how it ended.
 
     async def _stop_all(self) -> None:
         connections = [slot.connection for slot in self._slots.values() if slot.connection]
