@@ -267,25 +267,6 @@ class Checkers:
         self, spec: ServerSpec, executable: Path, root: Path, request: _Request
     ) -> _Answer:
         """One server's part of a check; its trouble becomes notes. Runs on the loop."""
-        try:
-            return await asyncio.wait_for(
-                self._ask(spec, executable, root, request), self._hang_timeout
-            )
-        except TimeoutError:
-            slot = self._slots.get((root, spec.name))
-            if slot is not None and slot.connection is not None:
-                slot.connection.kill()
-            return _Answer(
-                spec.name,
-                notes=(
-                    f"{spec.name} did not answer within {self._hang_timeout:.0f} s and was "
-                    f"stopped; the next check restarts it.",
-                ),
-            )
-
-    async def _ask(
-        self, spec: ServerSpec, executable: Path, root: Path, request: _Request
-    ) -> _Answer:
         from edittools.diagnostics._connection import ServerGone
 
         notes: list[str] = []
@@ -294,17 +275,32 @@ class Checkers:
             if connection is None:
                 return _Answer(spec.name, notes=tuple(notes))
             try:
-                before: tuple[object, ...] = ()
-                if request.before is not None:
-                    before = await connection.diagnostics(
-                        request.path, request.language, request.before
-                    )
-                after = await connection.diagnostics(request.path, request.language, request.after)
+                before, after = await asyncio.wait_for(
+                    self._both(connection, request), self._hang_timeout
+                )
             except ServerGone:
                 # The next round notes how it ended, and restarts it or gives it up.
                 continue
+            except TimeoutError:
+                connection.kill()
+                notes.append(
+                    f"{spec.name} did not answer within {self._hang_timeout:.0f} s and was "
+                    f"stopped; the next check restarts it."
+                )
+                return _Answer(spec.name, notes=tuple(notes))
             self._slots[(root, spec.name)].restarted = False
             return self._compared(spec, connection, request, before, after, notes)
+
+    @staticmethod
+    async def _both(
+        connection: Connection, request: _Request
+    ) -> tuple[tuple[object, ...], tuple[object, ...]]:
+        """The server's diagnostics of the text before (none for a new file), then after."""
+        before: tuple[object, ...] = ()
+        if request.before is not None:
+            before = await connection.diagnostics(request.path, request.language, request.before)
+        after = await connection.diagnostics(request.path, request.language, request.after)
+        return before, after
 
     def _compared(
         self,

@@ -156,3 +156,28 @@ def test_close_leaves_no_process_no_descriptor_and_no_thread(tmp_path: Path) -> 
     assert open_fds() == fds, "close() left descriptors open"
     assert wait_until(lambda: set(threading.enumerate()) <= threads), "a thread outlived close()"
     assert checkers.check(path, CLEAN, BROKEN, budget=BUDGET).checkers == ()
+
+
+def test_a_server_that_never_answers_is_stopped_after_the_hang_timeout(tmp_path: Path) -> None:
+    project = python_project(tmp_path)
+    script = Path(__file__).parent / "silent_server.py"
+    silent = ServerSpec(
+        "silent",
+        (Path(sys.executable).name, str(script)),
+        frozenset({"python"}),
+        ("pyproject.toml",),
+    )
+    with Checkers(
+        tmp_path, servers=(silent,), environment=Path(sys.executable).parent, hang_timeout=1.0
+    ) as checkers:
+        path = project / "m.py"
+        outcome = checkers.check(path, CLEAN, BROKEN, budget=0.2)
+        assert outcome.pending and outcome.waiting_for == ("silent",)
+        later = checkers.collect(path, budget=BUDGET)
+        assert later is not None and not later.pending and not later.checked, later
+        assert any("did not answer within 1 s" in note for note in later.notes), later.notes
+        assert checkers.running() == ()
+        again = checkers.check(path, BROKEN, CLEAN, budget=0.0)
+        final = checkers.collect(path, budget=BUDGET) if again.pending else again
+        assert final is not None
+        assert any("was killed; it was restarted" in note for note in final.notes), final.notes
