@@ -4,9 +4,10 @@ Decoding 45 MB to text, splicing the text and encoding it back costs several tim
 writing the file. For a UTF-8 file with LF newlines (no byte-order mark, no CR, no NUL near the
 start) an exact match of `old_string` is a match of its UTF-8 bytes, and always on character
 boundaries (UTF-8 is self-synchronising), so the needle is encoded once and found by a SIMD
-byte search. Anything else — another encoding, CR newlines, no match, an ambiguous match, a needle
-that cannot be encoded — returns None, and the edit takes the text path, which says precisely
-what is wrong or applies a tolerance.
+byte search. Anything else — another encoding, CR newlines, no match, an ambiguous match (places
+that overlap count each, and are ambiguous even to `replace_all`), a needle that cannot be
+encoded — returns None, and the edit takes the text path, which says precisely what is wrong or
+applies a tolerance.
 """
 
 from __future__ import annotations
@@ -38,13 +39,13 @@ def exact_byte_spans(
         replacement = new_string.encode("utf-8")
     except UnicodeError:
         return None
-    starts = []
+    starts: list[int] = []
     at = _bytesearch.find(data, needle)
     while at >= 0:
+        if starts and (not replace_all or at < starts[-1] + len(needle)):
+            return None  # ambiguous, or overlapping: the text path lists every match
         starts.append(at)
-        if len(starts) > 1 and not replace_all:
-            return None  # ambiguous: the text path lists every match
-        at = _bytesearch.find(data, needle, at + len(needle))
+        at = _bytesearch.find(data, needle, at + 1)
     if not starts or not (plain or plain_utf8(data)):
         return None
     return [(s, s + len(needle), replacement) for s in starts]

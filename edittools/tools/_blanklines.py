@@ -18,7 +18,8 @@ def _nonblank(lines: list[str]) -> list[int]:
 
 
 def blank_line_hits(lines: Lines, old_lines: list[str]) -> list[list[int]]:
-    """For each place old_lines' non-blank lines occur in a row, the file line of each of them."""
+    """For each place old_lines' non-blank lines occur in a row, the file line of each of them
+    (places that overlap too)."""
     mine = _nonblank(old_lines)
     if len(mine) < 2 or mine[0] != 0 or mine[-1] != len(old_lines) - 1:
         return []
@@ -36,7 +37,7 @@ def blank_line_hits(lines: Lines, old_lines: list[str]) -> list[list[int]]:
             k = have.index(want[0], k + 1)
         except ValueError:
             return hits
-        if have[k : k + m] == want and (not hits or theirs[k] > hits[-1][-1]):
+        if have[k : k + m] == want:
             hits.append(theirs[k : k + m])
 
 

@@ -36,7 +36,8 @@ _FOLDED = re.compile(r"[\s'\"\-.]+")
 class Match:
     """Where an edit applies: the tier that found it, the spans to replace and what goes there.
 
-    `spans` are `(start, end)` offsets into the text, sorted and non-overlapping. Each
+    `spans` are `(start, end)` offsets into the text, sorted by start; a tier reports every
+    place it finds, so two may overlap (`locate` refuses that, never returns it). Each
     replacement uses `\\n` line breaks only; the caller turns them into the file's newline style.
     """
 
@@ -164,7 +165,7 @@ def elided_tier(
 
 
 def _hits(lines: Lines, tier: Tier, old_lines: list[str]) -> list[int]:
-    """Start lines of the non-overlapping places where old_lines occur under the tier."""
+    """Start lines of every place where old_lines occur under the tier, overlapping ones too."""
     norm = tier.normalize
     want = [norm(line) for line in old_lines]
     m = len(want)
@@ -188,7 +189,7 @@ def _hits(lines: Lines, tier: Tier, old_lines: list[str]) -> list[int]:
         except ValueError:
             break
         i = k - anchor
-        if i < 0 or i + m > len(lines) or (hits and i < hits[-1] + m):
+        if i < 0 or i + m > len(lines):
             continue
         if have[i : i + m] == want:
             hits.append(i)

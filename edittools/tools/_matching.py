@@ -5,8 +5,10 @@ and each tolerant tier also forgives what the earlier ones did (a CRLF file with
 matches at `trailing_whitespace`). The tolerant tiers compare whole lines and write
 `new_string` only through a mapping of old_string's lines to the file's (`_linemap`), refusing
 when the mapping is not certain. A tier that finds more than one place is an ambiguity unless
-`replace_all` is set, never a silent pick. An old_string sent escaped as a whole goes through the
-ladder once more, unescaped, and is reported as `escaped`.
+`replace_all` is set, never a silent pick. Places that overlap count each (a tier finds every
+start, not only those past the last place's end) and are refused even with `replace_all`, which
+cannot replace them all. An old_string sent escaped as a whole goes through the ladder once
+more, unescaped, and is reported as `escaped`.
 
 The exact tier is a handful of `str.count`/`str.find` calls, so a miss-free edit of a large
 file costs no per-line Python work; the line view is built only when the exact tier fails.
@@ -14,6 +16,7 @@ file costs no per-line Python work; the line view is built only when the exact t
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left
 
@@ -29,7 +32,7 @@ from edittools.tools._linetiers import (
 )
 from edittools.tools._textlines import LINE_TIERS, Lines, split_old
 
-__all__ = ["TIERS", "Match", "locate"]
+__all__ = ["TIERS", "Match", "locate", "overlap_of"]
 
 # The names `match` reports, in the order tried; the line tiers' names are apply_patch's too.
 TIERS = (
@@ -82,7 +85,7 @@ def locate(
             match = _escaped(text, lines, unescaped, new)
     if match is None:
         raise _no_match(lines or Lines.of(text), old_string, tolerant)
-    if len(match.spans) > 1 and not replace_all:
+    if len(match.spans) > 1 and (not replace_all or _overlapping(match)):
         raise _ambiguous(text, match)
     if _changes_nothing(text, match, old_string):
         raise ToolError(
@@ -210,14 +213,19 @@ def _changes_nothing(text: str, match: Match, old: str) -> bool:
 
 
 def _find_all(hay: str, needle: str) -> list[int]:
-    """Starts of the non-overlapping occurrences of `needle`, found by one C-level scan."""
-    return [m.start() for m in re.finditer(re.escape(needle), hay)]
+    """Starts of every occurrence of `needle`, overlapping ones too."""
+    starts = []
+    at = hay.find(needle)
+    while at >= 0:
+        starts.append(at)
+        at = hay.find(needle, at + 1)
+    return starts
 
 
 def _exact(text: str, old: str, new: str) -> Match | None:
     if old not in text:
         return None
-    spans = tuple([m.span() for m in re.finditer(re.escape(old), text)])
+    spans = tuple([(s, s + len(old)) for s in _find_all(text, old)])
     return Match("exact", spans, (new,) * len(spans))
 
 
@@ -262,6 +270,10 @@ def _line_of(text: str, spans: tuple[tuple[int, int], ...]) -> list[int]:
     return numbers
 
 
+def _overlapping(match: Match) -> bool:
+    return any(b[0] < a[1] for a, b in itertools.pairwise(match.spans))
+
+
 def _ambiguous(text: str, match: Match) -> ToolError:
     numbers = _line_of(text, match.spans)
     lines = list(dict.fromkeys(numbers))  # several matches on one line: the line once
@@ -270,13 +282,28 @@ def _ambiguous(text: str, match: Match) -> ToolError:
         shown += f" and {len(lines) - _MAX_LISTED} more"
     how = "" if match.tier == "exact" else f" (with tolerance {match.tier})"
     where = f"line {shown}" if len(lines) == 1 else f"lines {shown}"
+    detail: dict[str, object] = {"count": len(numbers), "lines": numbers, "match": match.tier}
+    if _overlapping(match):
+        detail["overlapping"] = True
+        return ToolError(
+            "ambiguous_match",
+            f"old_string matches {len(numbers)} places{how}, starting at {where}, and "
+            f"{overlap_of(len(numbers))}, so replace_all cannot change every one either. "
+            "Add surrounding lines to old_string so it matches one place.",
+            detail,
+        )
     return ToolError(
         "ambiguous_match",
         f"old_string matches {len(numbers)} places{how}, starting at {where}. "
         "Add surrounding lines to old_string so it matches one place, "
         "or set replace_all to change every match.",
-        {"count": len(numbers), "lines": numbers, "match": match.tier},
+        detail,
     )
+
+
+def overlap_of(count: int) -> str:
+    """How an ambiguity of `count` places, some overlapping, says they overlap."""
+    return "they overlap" if count == 2 else "some of them overlap"
 
 
 def _no_match(lines: Lines, old: str, tolerant: bool) -> ToolError:

@@ -51,9 +51,21 @@ def test_replace_all_gives_every_span_in_order() -> None:
     assert splice(text, m) == "w\ny\nw\nz\nw"
 
 
-def test_replace_all_spans_do_not_overlap() -> None:
-    m = locate("aaaa", "aa", "b", replace_all=True)
-    assert m.spans == ((0, 2), (2, 4))
+def test_replace_all_refuses_places_that_overlap() -> None:
+    with pytest.raises(ToolError) as info:
+        locate("aaaa", "aa", "b", replace_all=True)
+    assert info.value.code == "ambiguous_match"
+    assert info.value.detail == {
+        "count": 3,
+        "lines": [1, 1, 1],
+        "match": "exact",
+        "overlapping": True,
+    }
+
+
+def test_replace_all_spans_that_touch_do_not_overlap() -> None:
+    m = locate("a\nb\na\nb\n", "a\nb\n", "c\n", replace_all=True)
+    assert m.spans == ((0, 4), (4, 8))
 
 
 def test_lf_old_string_matches_crlf_text_and_keeps_other_bytes() -> None:

@@ -3,6 +3,7 @@ told to a writer) and `hash_counting` (a version, a line number and a replaced d
 
 from __future__ import annotations
 
+import itertools
 import os
 import tempfile
 
@@ -17,11 +18,12 @@ _TEXT = st.binary(max_size=400).map(lambda b: bytes(b"ab\n"[x % 3] for x in b))
 
 
 def _occurrences(data: bytes, needle: bytes) -> list[int]:
-    """Where `bytes.replace` replaces: left to right, not overlapping."""
+    """Every place of `needle`, overlapping ones too (where `bytes.replace` replaces, when none
+    overlap)."""
     found, at = [], data.find(needle)
     while at >= 0:
         found.append(at)
-        at = data.find(needle, at + len(needle))
+        at = data.find(needle, at + 1)
     return found
 
 
@@ -67,6 +69,7 @@ def _check_pass(
     data: bytes, needle: bytes, replacement: bytes, chunk: int, replace_all: bool
 ) -> None:
     where = _occurrences(data, needle)
+    overlapping = any(b < a + len(needle) for a, b in itertools.pairwise(where))
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "f.txt"), "wb") as fh:
             fh.write(data)
@@ -79,8 +82,9 @@ def _check_pass(
                 assert found.starts == (where if replace_all else where[:50])
                 assert found.lines == [data.count(b"\n", 0, at) + 1 for at in found.starts]
                 assert found.version is not None and found.version.digest == digest_of(data)
+                assert found.overlapping == overlapping
                 want = None
-                if where and (replace_all or len(where) == 1):
+                if where and not overlapping and (replace_all or len(where) == 1):
                     want = data.replace(needle, replacement, -1 if replace_all else 1)
                     staged = writer.finish(len(data), digest_of(want))
                     sb.commit_files([FileWrite("f.txt", staged, version)])  # type: ignore[arg-type]

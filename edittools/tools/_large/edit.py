@@ -35,6 +35,7 @@ from edittools.state import Workspace
 from edittools.tools._large.scan import Scan, scan
 from edittools.tools._large.text import check_text, crlf, crlf_file
 from edittools.tools._large.windows import windowed_diff
+from edittools.tools._matching import overlap_of
 from edittools.tools._params import EditParams
 from sandbox import Splice
 
@@ -103,15 +104,25 @@ def _check_found(path: str, found: Scan, replace_all: bool) -> None:
             "Read the lines to change (read with offset and limit) and copy them exactly.",
             {"closest": None, "skipped_tiers": True},
         )
-    if found.count > 1 and not replace_all:
+    if found.count > 1 and (not replace_all or found.overlapping):
         lines = list(dict.fromkeys(found.lines))
         shown = ", ".join(map(str, lines))
         if found.count > len(found.lines):
             shown += " and more"
+        detail: dict[str, object] = {"count": found.count, "lines": found.lines, "match": "exact"}
+        if found.overlapping:
+            detail["overlapping"] = True
+            raise ToolError(
+                "ambiguous_match",
+                f"old_string matches {found.count} places, starting at lines {shown}, and "
+                f"{overlap_of(found.count)}, so replace_all cannot change every one either. "
+                "Add surrounding lines to old_string so it matches one place.",
+                detail,
+            )
         raise ToolError(
             "ambiguous_match",
             f"old_string matches {found.count} places, starting at lines {shown}. Add "
             "surrounding lines to old_string so it matches one place, or set replace_all to "
             "change every match.",
-            {"count": found.count, "lines": found.lines, "match": "exact"},
+            detail,
         )

@@ -26,6 +26,7 @@ from edittools.state import Workspace
 from edittools.tools._large.scan import FIND_KEPT, find_lines
 from edittools.tools._large.text import check_text, crlf_variant
 from edittools.tools._large.windows import hash_and_diff
+from edittools.tools._matching import overlap_of
 from edittools.tools._params import EditOperation
 from sandbox import Splice
 
@@ -99,11 +100,9 @@ def _place(
         left = [
             (at, line) for at, line in places if not _overlaps(starts, spans, at, at + len(needle))
         ]
-        if len(places) >= FIND_KEPT or any(
-            b[0] < a[0] + len(needle) for a, b in itertools.pairwise(left)
-        ):
-            raise _refused(number, edits, path, "its old_string overlaps itself or is found in "
-                           "too many places")  # fmt: skip
+        if len(places) >= FIND_KEPT:
+            raise _refused(number, edits, path, "its old_string is found in too many places")
+        overlapping = any(b[0] < a[0] + len(needle) for a, b in itertools.pairwise(left))
         for start, stop, middle in spans:
             if _in_window(fd, size, needle, start, stop, middle):
                 raise _refused(number, edits, path, "its old_string would match text an "
@@ -112,6 +111,14 @@ def _place(
             raise _failed(number, edits, path, "no_match", "old_string was not found (exactly; "
                           "the file is over the size cap, so the tolerant tiers were skipped).",
                           {"skipped_tiers": True})  # fmt: skip
+        if overlapping:
+            lines = [line for _, line in left[:50]]
+            raise _failed(number, edits, path, "ambiguous_match",
+                          f"old_string matches {len(left)} places, starting at lines "
+                          f"{', '.join(map(str, lines))}, and {overlap_of(len(left))}, so "
+                          "replace_all cannot change every one either. Add surrounding text so "
+                          "it matches one place.",
+                          {"lines": lines, "overlapping": True})  # fmt: skip
         if len(left) > 1 and not edit.replace_all:
             lines = [line for _, line in left[:50]]
             raise _failed(number, edits, path, "ambiguous_match",

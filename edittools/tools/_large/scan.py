@@ -1,11 +1,11 @@
 """One streamed pass over a file too large for memory: find a byte string, hash old and new.
 
 The file is read in bounded chunks into a ring of three buffers; each buffer starts with the last
-`len(needle) - 1` bytes of the one before, so a match that straddles two chunks is found. Matches
-are taken left to right without overlapping (as `bytes.replace` does). On the same pass the
-content is hashed (its version, for the compare-and-swap) and so is the content the edit will
-write — the old bytes with each match replaced — so the new file's digest is known before it
-exists and it is never read back. The two hashes run on a worker thread (BLAKE3 releases the
+`len(needle) - 1` bytes of the one before, so a match that straddles two chunks is found. Every
+match is counted, overlapping ones too (no edit can replace two that overlap). On the same pass
+the content is hashed (its version, for the compare-and-swap) and so is the content the edit
+will write — the old bytes with each match replaced — so the new file's digest is known before
+it exists and it is never read back. The two hashes run on a worker thread (BLAKE3 releases the
 interpreter lock) and share their state up to the first change, so the common prefix is hashed
 once. With a `SpliceWriter` the pass also tells it, chunk by chunk, what the new content keeps
 and replaces, so the kernel writes the new file on another thread while the pass reads on.
@@ -39,7 +39,7 @@ _NL = ord("\n")
 class Scan:
     """What a pass found: matches (byte offsets and 1-based lines), the file's version, and the
     digest of the file with the matches replaced (None when that content is not wanted: more
-    than one match without `replace_all`)."""
+    than one match without `replace_all`, or matches that overlap)."""
 
     starts: list[int] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
@@ -47,6 +47,7 @@ class Scan:
     version: Version | None = None
     new_digest: str | None = None
     size: int = 0
+    overlapping: bool = False
 
 
 def scan(
@@ -177,7 +178,7 @@ class _Pass:
         self.keep_new = True
         self.counting = True
         self.counted_to = self.newlines = 0  # newlines in the file before `counted_to`
-        self.next_ok = 0  # where the next match may start (matches do not overlap)
+        self.next_ok = 0  # where the last match ends: one starting before it overlaps it
         self.checkpoint = checkpoint
 
     def run(self) -> None:
@@ -209,27 +210,33 @@ class _Pass:
 
     def _matches(self, buf: bytearray, view: memoryview, origin: int, end: int) -> None:
         found, needle = self.found, self.needle
-        pos = max(self.next_ok - origin, 0)
+        # A match starting in the carried bytes ends past the last buffer: it is a new one.
+        pos = 0
         while (i := _bytesearch.find(buf, needle, pos, end)) >= 0:
             found.count += 1
             start = origin + i
             stop = start + len(needle)
+            overlaps = start < self.next_ok
+            found.overlapping = found.overlapping or overlaps
             line = 0  # not counted (yet)
             if self.counting:
-                self.newlines += _bytesearch.count(buf, b"\n", self.counted_to - origin, i)
+                if start < self.counted_to:  # counted past already, up to the last match's end
+                    self.newlines -= _bytesearch.count(buf, b"\n", i, self.counted_to - origin)
+                else:
+                    self.newlines += _bytesearch.count(buf, b"\n", self.counted_to - origin, i)
                 self.counted_to = start
                 line = self.newlines + 1
             if self.replace_all or found.count <= _KEPT:
                 found.starts.append(start)
                 found.lines.append(line)
-            if self.keep_new and (self.replace_all or found.count == 1):
+            if self.keep_new and not overlaps and (self.replace_all or found.count == 1):
                 self._replace(view, origin, start, stop)
                 self.counting = self.replace_all  # one change: its line is all that is needed
             elif self.keep_new:
-                self.keep_new = False  # ambiguous: the new content will not be written
+                self.keep_new = False  # ambiguous or overlapping: nothing will be written
                 if self.writer is not None:
                     self.writer.drop()
-            pos = i + len(needle)
+            pos = i + 1
             self.next_ok = stop
 
     def _replace(self, view: memoryview, origin: int, start: int, stop: int) -> None:
