@@ -20,9 +20,9 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from pygls.lsp.client import LanguageClient
-from pygls.protocol import default_converter
 
+from edittools.diagnostics import _tsserver
+from edittools.diagnostics._client import Client, initialize_params
 from edittools.diagnostics._servers import ServerSpec
 
 _CACHED_VERSIONS = 64
@@ -60,37 +60,6 @@ def digest_of(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-def _converter() -> Any:
-    """pygls' converter, with the notebook sync options a server announces left out.
-
-    lsprotocol 2025.0.0 cannot read a notebook selector that names only cells (ruff announces
-    one), and nothing here synchronizes notebooks.
-    """
-    converter = default_converter()  # type: ignore[no-untyped-call]
-    for option in (
-        types.NotebookDocumentSyncOptions,
-        types.NotebookDocumentSyncRegistrationOptions,
-    ):
-        converter.register_structure_hook(option, lambda value, _type: None)
-    return converter
-
-
-class _Client(LanguageClient):
-    """pygls' language client, told when its server process exits."""
-
-    def __init__(self, on_exit: Any) -> None:
-        super().__init__("edittools", "1", converter_factory=_converter)
-        self._on_exit = on_exit
-
-    async def server_exit(self, server: asyncio.subprocess.Process) -> None:
-        self._on_exit(server.returncode)
-
-    @property
-    def process(self) -> asyncio.subprocess.Process | None:
-        """The server's process once started."""
-        return self._server
-
-
 class Connection:
     """A started language server for one root: documents kept open, diagnostics on request."""
 
@@ -98,7 +67,9 @@ class Connection:
         self.spec = spec
         self.root = root
         self._executable = executable
-        self._client = _Client(self._exited)
+        self._client = Client(
+            on_publish=self._on_publish, on_exit=self._exited, settings=spec.settings
+        )
         self._pull_identifier: str | None = None
         self._pull = False
         self._utf16 = True
@@ -113,7 +84,6 @@ class Connection:
         self._drain: asyncio.Task[None] | None = None
         self._gone: str | None = None
         self._next_version = 0
-        self._register_handlers()
 
     @property
     def pid(self) -> int | None:
@@ -148,7 +118,10 @@ class Connection:
             self._drain = asyncio.create_task(self._drain_stderr(process.stderr))
         try:
             result = await asyncio.wait_for(
-                self._client.initialize_async(self._initialize_params()), timeout
+                self._client.initialize_async(
+                    initialize_params(self.root, self.spec.initialization_options)
+                ),
+                timeout,
             )
         except TimeoutError as exc:
             self._fail(f"did not answer `initialize` within {timeout:.0f} s")
@@ -307,16 +280,11 @@ class Connection:
             return ()
 
     async def _from_tsserver(self, uri: str) -> tuple[types.Diagnostic, ...]:
-        """typescript-language-server pushes nothing when a file stays clean, and a file's
-        diagnostics in up to three parts: its tsserver is asked directly, like a pull."""
         found: list[types.Diagnostic] = []
-        for command in ("syntacticDiagnosticsSync", "semanticDiagnosticsSync"):
-            params = types.ExecuteCommandParams(
-                command="typescript.tsserverRequest", arguments=[command, {"file": uri}]
-            )
+        for request in _tsserver.REQUESTS:
+            params = _tsserver.request_params(request, uri)
             answer = await self._guarded(self._client.workspace_execute_command_async(params))
-            body = answer.get("body") if isinstance(answer, dict) else None
-            found.extend(_from_tsserver_item(item) for item in body or () if isinstance(item, dict))
+            found.extend(_tsserver.diagnostics_of(answer))
         return tuple(found)
 
     async def _pushed(self, uri: str, version: int, serial: int) -> tuple[types.Diagnostic, ...]:
@@ -370,98 +338,3 @@ class Connection:
         self._serial += 1
         self._published[params.uri] = _Published(params.version, params.diagnostics, self._serial)
         self._news.set()
-
-    def _initialize_params(self) -> types.InitializeParams:
-        root_uri = self.root.as_uri()
-        return types.InitializeParams(
-            process_id=os.getpid(),
-            client_info=types.ClientInfo(name="edittools"),
-            root_uri=root_uri,
-            root_path=str(self.root),
-            workspace_folders=[types.WorkspaceFolder(uri=root_uri, name=self.root.name)],
-            initialization_options=self.spec.initialization_options or None,
-            capabilities=types.ClientCapabilities(
-                general=types.GeneralClientCapabilities(
-                    position_encodings=[
-                        types.PositionEncodingKind.Utf32,
-                        types.PositionEncodingKind.Utf16,
-                    ]
-                ),
-                workspace=types.WorkspaceClientCapabilities(
-                    configuration=True, workspace_folders=True
-                ),
-                text_document=types.TextDocumentClientCapabilities(
-                    synchronization=types.TextDocumentSyncClientCapabilities(),
-                    publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
-                        version_support=True
-                    ),
-                    diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=False),
-                ),
-                window=types.WindowClientCapabilities(work_done_progress=False),
-            ),
-        )
-
-    def _register_handlers(self) -> None:
-        # pygls marks each handler function with its method: each needs a function of its own.
-        feature = self._client.feature
-
-        def publish(params: types.PublishDiagnosticsParams) -> None:
-            self._on_publish(params)
-
-        def configuration(params: types.ConfigurationParams) -> list[Any]:
-            # Only the spec's fallbacks: every other setting is the server's default or the project's.
-            return [self.spec.settings.get(item.section or "") for item in params.items]
-
-        feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(publish)
-        feature(types.WORKSPACE_CONFIGURATION)(configuration)
-        for method in (
-            types.CLIENT_REGISTER_CAPABILITY,
-            types.CLIENT_UNREGISTER_CAPABILITY,
-            types.WINDOW_WORK_DONE_PROGRESS_CREATE,
-            types.WINDOW_SHOW_MESSAGE_REQUEST,
-            types.WORKSPACE_DIAGNOSTIC_REFRESH,
-            types.WORKSPACE_SEMANTIC_TOKENS_REFRESH,
-            types.WORKSPACE_INLAY_HINT_REFRESH,
-            types.WORKSPACE_CODE_LENS_REFRESH,
-            types.WINDOW_LOG_MESSAGE,
-            types.WINDOW_SHOW_MESSAGE,
-            types.PROGRESS,
-            types.TELEMETRY_EVENT,
-            "$/typescriptVersion",
-        ):
-            feature(method)(_ignored())
-
-
-_TSSERVER_SEVERITY = {
-    "error": types.DiagnosticSeverity.Error,
-    "warning": types.DiagnosticSeverity.Warning,
-    "suggestion": types.DiagnosticSeverity.Hint,
-    "message": types.DiagnosticSeverity.Information,
-}
-
-
-def _from_tsserver_item(item: dict[str, Any]) -> types.Diagnostic:
-    """A tsserver diagnostic (1-based line and offset) as an LSP one."""
-
-    def position(place: Any) -> types.Position:
-        place = place if isinstance(place, dict) else {}
-        line, offset = int(place.get("line", 1)), int(place.get("offset", 1))
-        return types.Position(line=max(line - 1, 0), character=max(offset - 1, 0))
-
-    code = item.get("code")
-    return types.Diagnostic(
-        range=types.Range(start=position(item.get("start")), end=position(item.get("end"))),
-        message=str(item.get("text", "")),
-        severity=_TSSERVER_SEVERITY.get(str(item.get("category")), types.DiagnosticSeverity.Error),
-        code=code if isinstance(code, (int, str)) else None,
-        source="typescript",
-    )
-
-
-def _ignored() -> Any:
-    """A handler that answers nothing (a request's result is null)."""
-
-    def ignored(params: Any) -> None:
-        return None
-
-    return ignored
