@@ -118,6 +118,7 @@ def find_executable(name: str, dirs: Sequence[Path]) -> Path | None:
     for folder in dirs:
         candidate = folder / name
         if candidate.is_file() and os.access(candidate, os.X_OK):
-            return candidate
+            # Absolute: the server starts in its root, where a relative path means another file.
+            return candidate.absolute()
     found = shutil.which(name)
-    return Path(found) if found else None
+    return Path(found).absolute() if found else None
