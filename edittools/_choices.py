@@ -17,6 +17,14 @@ STALE_POLICIES: tuple[str, ...] = get_args(StalePolicy)
 """How a change of a file that changed since the session read it is judged: by the lines it
 touches (`region`), by the whole file (`file`), or not at all (`off`)."""
 
+FormatPolicy = Literal["off", "project"]
+FORMAT_POLICIES: tuple[str, ...] = get_args(FormatPolicy)
+"""Whether a change is run through the formatter the project configures (`project`) or not."""
+
+DiagnosticsPolicy = Literal["report", "refuse", "off"]
+DIAGNOSTICS_POLICIES: tuple[str, ...] = get_args(DiagnosticsPolicy)
+"""What the diagnostics a change introduced get: reported, a refusal (errors), or no check."""
+
 STATE_DIR_HELP = (
     "where to keep the tools' state (read records, journal, undo history), outside the root "
     "(default: $EDITTOOLS_STATE_DIR, else $XDG_STATE_HOME/edittools, else "

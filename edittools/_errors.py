@@ -32,7 +32,7 @@ ToolError
  ├─ invalid_patch      the patch text is not a well-formed unified diff or Codex-style patch
  ├─ patch_conflict     a hunk's context was not found in the file it updates
  ├─ syntax_error       the change would break the file's syntax (policy `syntax_check: refuse`)
- ├─ placeholder        the new text holds an omission placeholder (`# ... existing code ...`)
+ ├─ diagnostics_error  the change would introduce errors the project's checkers report (`diagnostics: refuse`)
  ├─ nothing_to_undo    this session has no earlier version of the file
  ├─ cancelled          the call was cancelled before its change was committed; nothing changed
  ├─ unknown_ref        a blob id (`old_ref`, `new_ref`, an attachment) names no stored content
@@ -62,6 +62,7 @@ CODES: frozenset[str] = frozenset(
         "busy",
         "cancelled",
         "denied",
+        "diagnostics_error",
         "exists",
         "invalid_arguments",
         "internal_error",
@@ -79,7 +80,6 @@ CODES: frozenset[str] = frozenset(
         "outside_root",
         "patch_conflict",
         "permission",
-        "placeholder",
         "protected",
         "stale",
         "stale_read",

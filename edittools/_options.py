@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from edittools._choices import STALE_POLICIES, StalePolicy, SyntaxPolicy
+from edittools._choices import (
+    DIAGNOSTICS_POLICIES,
+    FORMAT_POLICIES,
+    STALE_POLICIES,
+    DiagnosticsPolicy,
+    FormatPolicy,
+    StalePolicy,
+    SyntaxPolicy,
+)
 
 MiB = 1024 * 1024
 SCAN_CHUNK = 2 * MiB
@@ -40,6 +48,13 @@ class SessionOptions:
     (`stale_read`); `off` changes the file as it is. `write` replaces the whole file: stale under
     `region` and `file` alike. `agent` names who makes the session's calls: it is kept with each
     change, and a refusal or note about a change made by another session names it.
+    `refuse_placeholders` refuses a change whose new text holds an omission placeholder the old
+    text does not (`# ... existing code ...`): written literally, it deletes the code it stands
+    for. `format` runs a changed file through the formatter its project configures (`project`),
+    for at most `format_budget` seconds, as part of the same change. `diagnostics` reports the
+    problems the project's checkers (language servers) find that a change introduced or
+    resolved (`report`), refuses a change that introduces errors (`refuse`), or asks none
+    (`off`); a change waits at most `diagnostics_budget` seconds for them.
     """
 
     require_read: bool = True
@@ -61,9 +76,20 @@ class SessionOptions:
     lock_timeout: float = 5.0
     stale: StalePolicy = "region"
     agent: str | None = None
+    refuse_placeholders: bool = True
+    format: FormatPolicy = "off"
+    format_budget: float = 5.0
+    diagnostics: DiagnosticsPolicy = "report"
+    diagnostics_budget: float = 2.0
 
     def __post_init__(self) -> None:
         if self.stale not in STALE_POLICIES:
             raise ValueError(
                 f"unknown stale policy {self.stale!r}; choose one of: region, file, off"
+            )
+        if self.format not in FORMAT_POLICIES:
+            raise ValueError(f"unknown format policy {self.format!r}; choose one of: off, project")
+        if self.diagnostics not in DIAGNOSTICS_POLICIES:
+            raise ValueError(
+                f"unknown diagnostics policy {self.diagnostics!r}; choose one of: report, refuse, off"
             )

@@ -20,9 +20,6 @@ from dataclasses import dataclass
 
 __all__ = ["Placeholder", "placeholder_lines", "placeholder_message"]
 
-CODE = "placeholder"
-"""The stable error code of a change refused for a placeholder."""
-
 
 @dataclass(frozen=True, slots=True)
 class Placeholder:
@@ -138,28 +135,23 @@ def placeholder_lines(old: str, new: str, *, lang: str | None) -> list[Placehold
     return found
 
 
-def placeholder_message(
-    found: Sequence[Placeholder], *, new_name: str = "new_string", old_name: str = "old_string"
-) -> str:
-    """The refusal an agent reads for `found` (not empty): which lines, and what to send.
-
-    `new_name` and `old_name` name the arguments as the tool has them (`content` and "the
-    file" for a write).
-    """
+def placeholder_message(found: Sequence[Placeholder], path: str) -> str:
+    """The refusal an agent reads for `found` (not empty) in the new text of `path`: which lines,
+    and what to send instead."""
     shown = ", ".join(f"`{p.text}`" for p in found[:3])
     if len(found) > 3:
         shown += f" and {len(found) - 3} more"
-    if len(found) == 1:
-        where = f"{new_name} line {found[0].line} is a placeholder ({shown})"
-        it = "it"
-    else:
-        numbers = [str(p.line) for p in found]
-        listed = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
-        where = f"{new_name} lines {listed} are placeholders ({shown})"
-        it = "they"
+    numbers = [str(p.line) for p in found]
+    where = (
+        f"line {numbers[0]}"
+        if len(found) == 1
+        else ("lines " + ", ".join(numbers[:-1]) + f" and {numbers[-1]}")
+    )
+    noun = "an omission placeholder" if len(found) == 1 else "omission placeholders"
     return (
-        f"{where} that {old_name} does not have: {it} would be written into the file "
-        "literally. Send the real code."
+        f"The change puts {noun} into {path} at {where} ({shown}), which the file does not "
+        "hold: written literally, it would replace the code it stands for. Nothing was written: "
+        "send the full text instead of the placeholder."
     )
 
 

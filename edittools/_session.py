@@ -13,6 +13,7 @@ from typing import Any
 
 from edittools._options import SessionOptions
 from edittools.artifacts import StreamEvent, ToolResult
+from edittools.diagnostics import Checkers
 from edittools.state import Checkpoint, ExternalWatcher, Workspace
 from edittools.tools import TOOLS, Progress, definitions, run_tool, shown_window
 from edittools.tools.blame import BlameLine, blame
@@ -308,6 +309,9 @@ class Session(Caller):
         self._finalizer = weakref.finalize(self, _dropped, self._owned, str(sandbox.root), made_at)
         # At exit the process releases everything (while daemon threads may still use it).
         self._finalizer.atexit = False  # type: ignore[misc]  # typeshed gives finalize no slots
+        if options.diagnostics != "off":
+            # No process starts until a change of a file its project configures a checker for.
+            self._owned.checkers = Checkers(sandbox.root, configured_only=True)
         try:
             self.workspace = Workspace(sandbox, options)
             if options.checkpoint_on_start:
@@ -354,6 +358,7 @@ class Session(Caller):
             cancel=cancel,
             agent=agent,
             progress=progress,
+            checkers=self._owned.checkers,
         )
 
     def caller(
@@ -408,7 +413,8 @@ class Session(Caller):
         return self.workspace.journal_events(shown_window, agent)
 
     def close(self) -> None:
-        """Stop the watchers this session started and release the sandbox if it opened it.
+        """Stop the watchers and language servers this session started and release the sandbox
+        if it opened it.
 
         Closing again does nothing.
         """
@@ -429,22 +435,29 @@ class _Owned:
 
     def __init__(self, sandbox: Sandbox | None) -> None:
         self.sandbox = sandbox
+        self.checkers: Checkers | None = None
         # Weak: a watcher its owner stopped and dropped is forgotten; a running one is kept
         # alive by its threads.
         self.watchers: weakref.WeakSet[ExternalWatcher] = weakref.WeakSet()
 
     def release(self) -> bool:
-        """Stop the watchers, close the sandbox; whether there was anything to release."""
+        """Stop the watchers and the language servers, close the sandbox; whether there was
+        anything to release."""
         watchers = list(self.watchers)
         self.watchers.clear()
         sandbox, self.sandbox = self.sandbox, None
+        checkers, self.checkers = self.checkers, None
         held = bool(watchers) or (sandbox is not None and not sandbox.closed)
         try:
             for watcher in watchers:
                 watcher.stop()
         finally:
-            if sandbox is not None:
-                sandbox.close()
+            try:
+                if checkers is not None:
+                    checkers.close()
+            finally:
+                if sandbox is not None:
+                    sandbox.close()
         return held
 
 

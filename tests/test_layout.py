@@ -33,6 +33,9 @@ LAYER_OF_PREFIX = {
     "sandbox": "sandbox",
     "edittools._lazy": "base",  # the lazy-name helper every package's __init__ may use
     "edittools._bytesearch": "base",  # SIMD find and count in byte buffers
+    "edittools._placeholders": "base",
+    "edittools.formatting": "base",  # the project's own formatter, run on one file's text
+    "edittools.diagnostics": "diagnostics",  # omission placeholders in a change's new text
     "edittools.artifacts": "artifacts",
     "edittools.diff": "diff",
     "edittools.syntax": "syntax",
@@ -58,10 +61,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "artifacts": frozenset({"base"}),
     "diff": frozenset({"base", "artifacts"}),
     "syntax": frozenset({"base", "artifacts"}),
+    "diagnostics": frozenset({"base"}),
     "state": frozenset({"base", "sandbox", "artifacts", "diff"}),
-    "change": frozenset({"base", "sandbox", "artifacts", "diff", "syntax", "state"}),
-    "tools": frozenset({"base", "sandbox", "artifacts", "diff", "syntax", "state", "change"}),
-    "session": frozenset({"base", "sandbox", "artifacts", "diff", "state", "change", "tools"}),
+    "change": frozenset({"base", "sandbox", "artifacts", "diff", "syntax", "diagnostics", "state"}),
+    "tools": frozenset(
+        {"base", "sandbox", "artifacts", "diff", "syntax", "diagnostics", "state", "change"}
+    ),
+    "session": frozenset(
+        {"base", "sandbox", "artifacts", "diff", "diagnostics", "state", "change", "tools"}
+    ),
     "dialects": frozenset({"base", "artifacts", "diff"}),
     "facade": frozenset({"base", "artifacts", "state", "session", "dialects"}),
     "render": frozenset({"base", "artifacts", "diff"}),
@@ -337,6 +345,8 @@ PUBLIC_PACKAGES = [
     "edittools.dialects",
     "edittools.mcp_server",
     "edittools.syntax",
+    "edittools.formatting",
+    "edittools.diagnostics",
 ]
 
 

@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edittools._errors import CODES
-from edittools._placeholders import CODE, Placeholder, placeholder_lines, placeholder_message
+from edittools._placeholders import Placeholder, placeholder_lines, placeholder_message
 from edittools.syntax import language_of
 
 PLACEHOLDERS = [
@@ -136,22 +135,18 @@ def test_the_comment_syntax_follows_the_language() -> None:
 
 def test_the_message_names_the_line_and_says_what_to_send() -> None:
     found = placeholder_lines("", "a = 1\nb = 2\n# ... existing code ...\n", lang="python")
-    assert placeholder_message(found) == (
-        "new_string line 3 is a placeholder (`# ... existing code ...`) that old_string does not "
-        "have: it would be written into the file literally. Send the real code."
+    assert placeholder_message(found, "m.py") == (
+        "The change puts an omission placeholder into m.py at line 3 (`# ... existing code ...`), "
+        "which the file does not hold: written literally, it would replace the code it stands "
+        "for. Nothing was written: send the full text instead of the placeholder."
     )
 
 
 def test_the_message_lists_several_lines() -> None:
     found = [Placeholder(n, "# ...") for n in (1, 4, 9, 12)]
-    message = placeholder_message(found, new_name="content", old_name="the file")
-    assert message.startswith("content lines 1, 4, 9 and 12 are placeholders (`# ...`, ")
-    assert "and 1 more) that the file does not have: they would be" in message
-
-
-def test_the_code_is_a_declared_error_code() -> None:
-    assert CODE == "placeholder"
-    assert CODE in CODES
+    message = placeholder_message(found, "m.py")
+    assert "omission placeholders into m.py at lines 1, 4, 9 and 12 (`# ...`, " in message
+    assert "and 1 more), which the file does not hold" in message
 
 
 def test_no_placeholder_in_the_projects_own_source() -> None:

@@ -30,7 +30,9 @@ from edittools.change._commit import (
     with_refs,
     with_syntax,
 )
+from edittools.change._diagnose import diagnosed, diagnostics_note, with_diagnostics
 from edittools.change._execute import Locate, OnBytes, Placed, apply, execute
+from edittools.change._format import Formatting, formatted
 from edittools.change._fresh import (
     changed_by,
     ensure_fresh,
@@ -79,6 +81,7 @@ __all__ = [
     "ByteSpan",
     "Call",
     "Done",
+    "Formatting",
     "Hunk",
     "Lines",
     "Locate",
@@ -97,12 +100,15 @@ __all__ = [
     "changed_by",
     "commit",
     "commit_all",
+    "diagnosed",
+    "diagnostics_note",
     "digest",
     "ensure_fresh",
     "exact_byte_spans",
     "excerpt",
     "execute",
     "execute_all",
+    "formatted",
     "fresh_or_base",
     "hunks",
     "kept_text",
@@ -135,6 +141,7 @@ __all__ = [
     "vet",
     "wants_texts",
     "with_blobs",
+    "with_diagnostics",
     "with_refs",
     "with_syntax",
 ]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from edittools._errors import ToolError
+from edittools.diagnostics import Checkers
 from edittools.state import Shown
 
 Progress = Callable[[int, int, str], None]
@@ -40,6 +41,8 @@ class Call:
     """What the changes could not keep of the replaced files' metadata, as "path: what (why)"."""
     progress: Progress | None = None
     """Told how far the call's passes over large files have gone (`pass_over`); None: nobody."""
+    checkers: Checkers | None = None
+    """The session's language servers, asked for a change's diagnostics; None: none asked."""
     _passed: int = 0  # bytes of the passes already made, so what is reported only grows
     _told: float = 0.0  # when progress was last told (monotonic seconds)
 

@@ -13,11 +13,12 @@ from contextlib import ExitStack
 from typing import overload
 
 from edittools._errors import ToolError
+from edittools._placeholders import placeholder_lines, placeholder_message
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.change._call import Call
 from edittools.state import Change, Span, Workspace
-from edittools.syntax import SyntaxCheck, check_change, unchecked
+from edittools.syntax import SyntaxCheck, check_change, language_of, unchecked
 from sandbox import (
     ABSENT,
     Digester,
@@ -149,8 +150,11 @@ def vet(
     """Check the syntax of `path` changed from `old` to `new`, under the `syntax_check` policy.
 
     Under `refuse` a change that introduces a syntax error raises `syntax_error` (call this before
-    writing); `may_refuse=False` (an undo puts back what the file held) only warns.
+    writing); `may_refuse=False` (an undo puts back what the file held) only warns. A new text
+    holding an omission placeholder the old one does not is refused (`refuse_placeholders`).
     """
+    if may_refuse and ws.options.refuse_placeholders and isinstance(new, str):
+        refuse_placeholders(path, old if isinstance(old, str) else "", new)
     policy = ws.options.syntax_check
     if policy == "off" or not isinstance(new, str):
         return None
@@ -169,6 +173,17 @@ def vet(
             {"path": path, "language": check.language, "diagnostics": diagnostics},
         )
     return check
+
+
+def refuse_placeholders(path: str, old: str, new: str) -> None:
+    """Refuse `new` (the file's whole new text) when it holds placeholder lines `old` does not."""
+    found = placeholder_lines(old, new, lang=language_of(path))
+    if found:
+        raise ToolError(
+            "invalid_arguments",
+            placeholder_message(found, path),
+            {"path": path, "reason": "placeholder", "lines": [p.line for p in found]},
+        )
 
 
 def unchecked_note(ws: Workspace, path: str) -> SyntaxCheck | None:

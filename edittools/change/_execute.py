@@ -31,6 +31,8 @@ from edittools.change._commit import (
     wants_texts,
     with_refs,
 )
+from edittools.change._diagnose import diagnosed, diagnostics_note, with_diagnostics
+from edittools.change._format import formatted
 from edittools.change._fresh import fresh_or_base, read_existing_deferred
 from edittools.change._numbering import excerpt
 from edittools.change._region import (
@@ -182,6 +184,10 @@ def _as_text(
         now = locate if moved is None else moved(base, document)
         placed = stale_if(now, document, path, base, made)
     changed, spans = apply(document, placed)
+    if changed.text != document.text:
+        changed, formatting = formatted(ws, path, changed)
+        if formatting is not None and formatting.diff is not None:
+            spans = None  # the formatter's change is part of this one: the diff of whole texts
     if changed.text == document.text:
         raise ToolError(
             "no_change",
@@ -191,6 +197,7 @@ def _as_text(
     drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
     after = changed.encode()
     check = vet(ws, path, document.text, changed.text)
+    found = diagnosed(ws, call, path, document.text, changed.text)
     new_version = commit(ws, call, path, read.data, read.version, after)
     include = wants_texts(ws, len(read.data), len(after))
     if spans is None:
@@ -198,13 +205,16 @@ def _as_text(
     else:
         payload = diff_spans(document.text, spans, path=path, include_texts=include)
     payload = with_refs(ws, payload, read.version.digest, digest(new_version))
+    payload = with_diagnostics(payload, found)
     if placed.match is not None:
         payload = payload.model_copy(update={"match": placed.match})
     value = sentence(placed.headline, payload, said=placed.said, tolerances=placed.tolerances)
     if spans:
         start, _, inserted = spans[0]  # earlier spans do not shift the first
         value += "\n" + excerpt(changed.text, start, start + len(inserted))
-    return change_result(value + drift, payload, check)
+    if formatting is not None:
+        value += formatting.describe()
+    return change_result(value + diagnostics_note(found) + drift, payload, check)
 
 
 def _already(

@@ -189,7 +189,7 @@ def _changed_since_read(
             return None
         raise ToolError(
             "not_read",
-            f"{path} has not been read in this session. Read it first, then retry the change.",
+            f"{path} has not been read {_by_whom(call)}. Read it first, then retry the change.",
             {"path": path},
         )
     return None if record.digest == version.digest else record
@@ -211,3 +211,8 @@ def _stale(path: str, known: bytes | None, data: bytes | None, by: str) -> ToolE
         f"-{payload.stats.removed} since then). Read it again, then retry.\n{shown}",
         {"path": path, "diff": payload.model_dump(mode="json", by_alias=True)},
     )
+
+
+def _by_whom(call: Call) -> str:
+    """Whose reads a `not_read` judged: the agent's, or the session's when it has no name."""
+    return "in this session" if call.actor is None else f"by agent `{call.actor}`"

@@ -9,7 +9,7 @@ of each with its refs and its diagnostics.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from edittools.artifacts import DiffPayload
 from edittools.change._call import Call
@@ -23,10 +23,13 @@ from edittools.change._commit import (
     with_refs,
     with_syntax,
 )
+from edittools.change._diagnose import diagnosed, diagnostics_note, with_diagnostics
+from edittools.change._format import Formatting, formatted
+from edittools.diagnostics import DiagnosticsOutcome
 from edittools.diff import diff_texts
 from edittools.state import Change, Workspace
 from edittools.syntax import SyntaxCheck
-from sandbox import ABSENT, FileWrite, Version
+from sandbox import ABSENT, FileWrite, SandboxError, Version, decode
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,8 @@ class Whole:
     after: bytes | None
     """The new content (None removes the file)."""
     restores: bool = False
-    """The change puts back what the file held before: a broken syntax is noted, never refused."""
+    """The change puts back what the file held before: a broken syntax is noted, never refused,
+    and the formatter does not run."""
 
 
 @dataclass(frozen=True)
@@ -52,11 +56,15 @@ class Done:
     check: SyntaxCheck | None
     version: Version | None
     """The new version (None for a removal, or in a dry run)."""
+    formatting: Formatting | None = None
+    diagnostics: DiagnosticsOutcome | None = None
 
     @property
     def note(self) -> str:
-        """What the model's text gains after the change's sentence (a syntax warning)."""
-        return syntax_note(self.check)
+        """What the model's text gains after the change's sentence: what the formatter did, a
+        syntax warning, the diagnostics the change introduced and resolved."""
+        shown = "" if self.formatting is None else self.formatting.describe()
+        return shown + syntax_note(self.check) + diagnostics_note(self.diagnostics)
 
 
 def execute_all(
@@ -66,17 +74,40 @@ def execute_all(
 
     The caller holds the files' locks. `undoes` is the change an undo takes back.
     """
+    formatting = [_formatted(ws, p) for p in planned]
+    planned = [p for p, _ in formatting]
     texts = [(text_or_bytes(p.before), text_or_bytes(p.after)) for p in planned]
     checks = [
         vet(ws, p.path, old, new, may_refuse=not p.restores)
         for p, (old, new) in zip(planned, texts, strict=True)
     ]
+    found = [
+        diagnosed(ws, call, p.path, old, new, may_refuse=not p.restores)
+        for p, (old, new) in zip(planned, texts, strict=True)
+    ]
     writes = [FileWrite(p.path, p.after, p.version or ABSENT, base=p.before) for p in planned]
     versions = commit_all(ws, call, writes, undoes=undoes)
     done = []
-    for p, (old, new), check, version in zip(planned, texts, checks, versions, strict=True):
+    for p, (old, new), check, version, (_, shown), outcome in zip(
+        planned, texts, checks, versions, formatting, found, strict=True
+    ):
         include = wants_texts(ws, len(p.before or b""), len(p.after or b""))
         payload = diff_texts(old, new, path=p.path, include_texts=include)
         payload = with_refs(ws, payload, digest(p.version), digest(version))
-        done.append(Done(with_syntax(payload, check), check, version))
+        payload = with_diagnostics(with_syntax(payload, check), outcome)
+        done.append(Done(payload, check, version, shown, outcome))
     return done
+
+
+def _formatted(ws: Workspace, planned: Whole) -> tuple[Whole, Formatting | None]:
+    """The planned change with its new text run through the project's formatter (`formatted`)."""
+    if planned.restores or planned.after is None or ws.options.format == "off":
+        return planned, None
+    try:
+        document = decode(planned.after)
+    except SandboxError:
+        return planned, None  # not text: no formatter reads it
+    changed, shown = formatted(ws, planned.path, document)
+    if changed is document:
+        return planned, shown
+    return replace(planned, after=changed.encode()), shown

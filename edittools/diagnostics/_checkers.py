@@ -25,7 +25,7 @@ from edittools.diagnostics._convert import to_models
 from edittools.diagnostics._lines import LineMap, line_map_from_texts
 from edittools.diagnostics._loop import LoopThread
 from edittools.diagnostics._model import Diagnostic, DiagnosticsOutcome
-from edittools.diagnostics._roots import workspace_root
+from edittools.diagnostics._roots import configured, workspace_root
 from edittools.diagnostics._servers import (
     SERVERS,
     ServerSpec,
@@ -85,7 +85,10 @@ class Checkers:
 
     `sandbox_root` bounds the search for a file's project root. `environment` is the `bin` folder
     of the environment the project runs in (default: the one running this, `sys.prefix/bin`);
-    `search_path` adds folders searched before it. Nothing starts until the first `check`.
+    `search_path` adds folders searched before it. With `configured_only`, a file is checked only
+    by the servers its project configures (`ServerSpec.configured_by`: a `[tool.ruff]` table, a
+    `tsconfig.json`, a `go.mod`, ...), never by a checker the project did not choose. Nothing
+    starts until the first `check`.
     """
 
     def __init__(
@@ -97,8 +100,10 @@ class Checkers:
         servers: Sequence[ServerSpec] = SERVERS,
         start_timeout: float = 60.0,
         hang_timeout: float = 60.0,
+        configured_only: bool = False,
     ) -> None:
         self._bound = sandbox_root
+        self._configured_only = configured_only
         self._environment = environment
         self._search_path = tuple(search_path)
         self._servers = tuple(servers)
@@ -141,7 +146,7 @@ class Checkers:
         if language is None or self._closed:
             return DiagnosticsOutcome()
         found = self._found(path)
-        notes = self._missing_notes(language, {spec.name for spec, _, _ in found})
+        notes = self._missing_notes(path, language, {spec.name for spec, _, _ in found})
         if not found:
             return DiagnosticsOutcome(notes=notes)
         request = _Request(path, language, text_before, text_after, line_map)
@@ -204,7 +209,7 @@ class Checkers:
         if language is None:
             return []
         found = []
-        for spec in servers_for(language, self._servers):
+        for spec in self._chosen(path, language):
             root = workspace_root(path, spec.root_markers, bound=self._bound)
             dirs = search_dirs(root, self._search_path, self._environment)
             executable = find_executable(spec.command[0], dirs)
@@ -212,10 +217,17 @@ class Checkers:
                 found.append((spec, executable, root))
         return found
 
-    def _missing_notes(self, language: str, found: set[str]) -> tuple[str, ...]:
+    def _chosen(self, path: Path, language: str) -> list[ServerSpec]:
+        """The servers of `language`; with `configured_only`, those `path`'s project configures."""
+        specs = servers_for(language, self._servers)
+        if not self._configured_only:
+            return specs
+        return [s for s in specs if configured(path, s.configured_by, bound=self._bound)]
+
+    def _missing_notes(self, path: Path, language: str, found: set[str]) -> tuple[str, ...]:
         """A note for each server of `language` not found, the first time only."""
         notes = []
-        for spec in servers_for(language, self._servers):
+        for spec in self._chosen(path, language):
             with self._lock:
                 if spec.name in found or spec.name in self._told_missing:
                     continue

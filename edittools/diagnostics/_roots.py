@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,3 +25,31 @@ def workspace_root(path: Path, markers: Sequence[str], *, bound: Path) -> Path:
             if any((candidate / marker).exists() for marker in wanted):
                 return candidate
     return bound
+
+
+def configured(path: Path, marks: Sequence[str], *, bound: Path) -> bool:
+    """Whether a folder from `path`'s up to `bound` holds one of `marks`: a file, or a table of
+    `pyproject.toml` written `pyproject.toml:tool.ruff` (a project's choice of a checker)."""
+    folder = path.parent
+    try:
+        folder.relative_to(bound)
+    except ValueError:
+        return False
+    chain = [folder, *folder.parents]
+    chain = chain[: chain.index(bound) + 1] if bound in chain else [folder]
+    return any(_marked(candidate, mark) for candidate in chain for mark in marks)
+
+
+def _marked(folder: Path, mark: str) -> bool:
+    name, _, table = mark.partition(":")
+    if not table:
+        return (folder / name).exists()
+    try:
+        data: object = tomllib.loads((folder / name).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    for key in table.split("."):
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True

@@ -63,12 +63,21 @@ class ServerSpec:
     settings: dict[str, object] = field(default_factory=dict)
     """Answers to the server's `workspace/configuration` by section: the fallbacks of settings
     the project's own files do not make (those win)."""
+    configured_by: tuple[str, ...] = ()
+    """What says a project uses this checker: a file (`ruff.toml`), or a table of
+    `pyproject.toml` (`pyproject.toml:tool.ruff`)."""
 
 
 _PYTHON_ROOTS = ("pyproject.toml", "setup.py", "setup.cfg", "pyrightconfig.json", "ruff.toml")
 
 SERVERS: tuple[ServerSpec, ...] = (
-    ServerSpec("ruff", ("ruff", "server"), frozenset({"python"}), _PYTHON_ROOTS),
+    ServerSpec(
+        "ruff",
+        ("ruff", "server"),
+        frozenset({"python"}),
+        _PYTHON_ROOTS,
+        configured_by=("ruff.toml", ".ruff.toml", "pyproject.toml:tool.ruff"),
+    ),
     ServerSpec(
         "basedpyright",
         ("basedpyright-langserver", "--stdio"),
@@ -77,6 +86,11 @@ SERVERS: tuple[ServerSpec, ...] = (
         # basedpyright's own default ("recommended") reports what most projects do not check;
         # pyright's default is the fallback, a project's [tool.basedpyright] mode wins.
         settings={"basedpyright": {"analysis": {"typeCheckingMode": "standard"}}},
+        configured_by=(
+            "pyrightconfig.json",
+            "pyproject.toml:tool.basedpyright",
+            "pyproject.toml:tool.pyright",
+        ),
     ),
     ServerSpec(
         "typescript",
@@ -84,14 +98,18 @@ SERVERS: tuple[ServerSpec, ...] = (
         _TYPESCRIPT,
         ("tsconfig.json", "jsconfig.json", "package.json"),
         diagnostics_via="tsserver",
+        configured_by=("tsconfig.json", "jsconfig.json"),
     ),
     ServerSpec(
         "clangd",
         ("clangd", "--log=error", "--background-index=false"),
         frozenset({"c", "cpp"}),
         ("compile_commands.json", "compile_flags.txt", ".clangd"),
+        configured_by=("compile_commands.json", "compile_flags.txt", ".clangd"),
     ),
-    ServerSpec("gopls", ("gopls",), frozenset({"go"}), ("go.work", "go.mod")),
+    ServerSpec(
+        "gopls", ("gopls",), frozenset({"go"}), ("go.work", "go.mod"), configured_by=("go.mod",)
+    ),
 )
 """The servers checked files go to, every one found for the file's language."""
 

@@ -17,6 +17,7 @@ from edittools._errors import SANDBOX_CODES, ToolError
 from edittools.artifacts import StreamEvent, ToolResult
 from edittools.artifacts.builders import by_reference, error_result
 from edittools.change import Call, Progress
+from edittools.diagnostics import Checkers
 from edittools.diff import DEFAULT_BUDGET, DiffError, shared_budget
 from edittools.state import Workspace
 from edittools.tools._catalog import OPERATIONS
@@ -34,6 +35,7 @@ def run_tool(
     cancel: threading.Event | None = None,
     agent: str | None = None,
     progress: Progress | None = None,
+    checkers: Checkers | None = None,
 ) -> ToolResult:
     """Validate `arguments`, run tool `name`, and turn any failure into an error result.
 
@@ -42,9 +44,11 @@ def run_tool(
     with `is_error` and a stable code. A dry run computes the change and its diff, writes nothing
     and is not journaled. Once `cancel` is set, a change not yet committed stops (`cancelled`).
     `agent` names who makes the call (default: the session's `agent` option). `progress` is told
-    how far a pass over a large file has gone (`Call.pass_over`).
+    how far a pass over a large file has gone (`Call.pass_over`). `checkers` are the session's
+    language servers, asked for a change's diagnostics.
     """
-    call = Call(dry_run=dry_run, cancel=cancel, actor=agent or ws.options.agent, progress=progress)
+    actor = agent or ws.options.agent
+    call = Call(dry_run=dry_run, cancel=cancel, actor=actor, progress=progress, checkers=checkers)
     result = _run(ws, name, arguments, call)
     if call.unkept and not result.is_error:
         note = "; ".join(call.unkept)

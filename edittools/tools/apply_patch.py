@@ -17,8 +17,11 @@ from edittools.change import (
     already_made,
     already_note,
     commit_all,
+    diagnosed,
+    diagnostics_note,
     digest,
     ensure_fresh,
+    formatted,
     fresh_or_base,
     made_elsewhere,
     merge,
@@ -29,6 +32,7 @@ from edittools.change import (
     text_or_bytes,
     vet,
     wants_texts,
+    with_diagnostics,
     with_refs,
     with_syntax,
 )
@@ -192,13 +196,15 @@ def _added(ws: Workspace, call: Call, path: str, patch: FilePatch, *, overwrite:
             "it, or delete it first.",
             {"path": path},
         )
-    document = TextDocument.new(patch.new_content or "")
+    document, shown = formatted(ws, path, TextDocument.new(patch.new_content or ""))
     after = document.encode()
     check = vet(ws, path, None, document.text)
+    found = diagnosed(ws, call, path, None, document.text)
     payload = diff_texts(None, document.text, path=path, include_texts=wants_texts(ws, len(after)))
-    return _Staged(
-        (FileWrite(path, after, ABSENT),), with_syntax(payload, check), syntax_note(check)
-    )
+    payload = with_diagnostics(payload, found)
+    note = ("" if shown is None else shown.describe()) + syntax_note(check)
+    note += diagnostics_note(found)
+    return _Staged((FileWrite(path, after, ABSENT),), with_syntax(payload, check), note)
 
 
 def _updated(
@@ -258,13 +264,13 @@ def _updated(
         raise ToolError(exc.code, message, {**(exc.detail or {}), "path": path}) from exc
     changed = document.with_text(new_text)
     drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
+    written_as = path if patch.move_to is None else sb.relpath(patch.move_to)
+    changed, shown = formatted(ws, written_as, changed)
+    drift += "" if shown is None else shown.describe()
     after = changed.encode()
-    check = vet(
-        ws,
-        path if patch.move_to is None else sb.relpath(patch.move_to),
-        document.text,
-        changed.text,
-    )
+    check = vet(ws, written_as, document.text, changed.text)
+    found = diagnosed(ws, call, written_as, document.text, changed.text)
+    drift += diagnostics_note(found)
     include = wants_texts(ws, len(before), len(after))
     if patch.move_to is None:
         payload = diff_texts(document.text, changed.text, path=path, include_texts=include)
@@ -284,7 +290,7 @@ def _updated(
             document.text, changed.text, path=target, old_path=path, include_texts=include
         )
         writes = (FileWrite(target, after, ABSENT), FileWrite(path, None, version, base=before))
-    payload = payload.model_copy(update={"match": tier})
+    payload = with_diagnostics(payload.model_copy(update={"match": tier}), found)
     return _Staged(writes, with_syntax(payload, check), syntax_note(check) + drift)
 
 

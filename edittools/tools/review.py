@@ -13,12 +13,11 @@ from typing import Any
 
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload, Hunk, ToolResult
-from edittools.artifacts.builders import changeset_result, text_result
+from edittools.artifacts.builders import changeset_result, diff_result, text_result
 from edittools.change import (
     Call,
     Overlap,
     Whole,
-    change_result,
     execute_all,
     kept_text,
     merge,
@@ -230,7 +229,7 @@ def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:
     done = execute_all(ws, call, [Whole(net.path, net.now, net.version, after)])[0]
     payload = done.payload
     whose = "" if params.by is None else f" agent `{params.by}`'s changes to"
-    return change_result(summary(f"Rejected hunk {index} of{whose}", payload), payload, done.check)
+    return diff_result(summary(f"Rejected hunk {index} of{whose}", payload) + done.note, payload)
 
 
 def accept(ws: Workspace, params: AcceptParams, call: Call) -> ToolResult:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from edittools._errors import ToolError
 from edittools.artifacts import ToolResult
+from edittools.artifacts.builders import diff_result
 from edittools.change import (
     Call,
     Whole,
@@ -74,7 +75,7 @@ def undo(ws: Workspace, params: UndoParams, call: Call) -> ToolResult:
         planned = Whole(path, current, version, restored, restores=True)
         done = execute_all(ws, call, [planned], undoes=change)[0]
     verb = "Undid the last change to" if restored is not None else "Undid the creation of"
-    return change_result(summary(verb, done.payload), done.payload, done.check)
+    return diff_result(summary(verb, done.payload) + done.note, done.payload)
 
 
 def _by_recipe(

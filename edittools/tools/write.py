@@ -7,7 +7,6 @@ from edittools.artifacts.builders import diff_result
 from edittools.change import (
     Call,
     Whole,
-    change_result,
     ensure_fresh,
     execute_all,
     read_if_exists,
@@ -46,13 +45,14 @@ def write(ws: Workspace, params: WriteParams, call: Call) -> ToolResult:
                 )
         done = execute_all(ws, call, [Whole(path, before, version, after)])[0]
     verb = "Created" if before is None else "Wrote"
-    return change_result(summary(verb, done.payload), done.payload, done.check)
+    return diff_result(summary(verb, done.payload) + done.note, done.payload)
 
 
 def _in_its_format(before: bytes, content: str) -> bytes:
     """`content` encoded as the file `before` is (encoding, BOM, newlines); as new when the old
     content is not text."""
     try:
-        return decode(before).with_text(content).encode()
+        document = decode(before)
     except SandboxError:
         return TextDocument.new(content).encode()
+    return document.with_text(content).encode()  # may refuse: `unencodable`
