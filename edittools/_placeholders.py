@@ -118,14 +118,23 @@ def placeholder_lines(old: str, new: str, *, lang: str | None) -> list[Placehold
     indentation, so a placeholder the file already has is left to the model. `lang` is the file's
     language as `edittools.syntax.language_of` names it; None tries every comment syntax.
     """
+    found = _candidates(new, lang, set())
+    if found and lang == "python":  # the tokenizer only where there is something to judge
+        found = _candidates(new, lang, _python_string_lines(new))
+    if not found:
+        return []
     held = {_normal(line) for line in old.splitlines()}
-    strings = _python_string_lines(new) if lang == "python" else set()
+    return [p for p in found if _normal(p.text) not in held]
+
+
+def _candidates(new: str, lang: str | None, strings: set[int]) -> list[Placeholder]:
+    """The placeholder lines of `new`, leaving out the lines in `strings` (inside literals)."""
     found = []
     above: str | None = None  # the comment of the line above, if that line is one
     for number, line in enumerate(new.splitlines(), start=1):
         text = line.strip()
         body = _comment_body(text, lang) if text and number not in strings else None
-        if text and number not in strings and _normal(line) not in held:
+        if text and number not in strings:
             continues = above is not None and _open_sentence(above)
             if (body is not None and _is_omission(body, continues=continues)) or (
                 body is None and _is_bare_omission(text)
