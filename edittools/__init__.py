@@ -12,7 +12,13 @@ import typing as _typing
 from edittools._lazy import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
-    from edittools._choices import STALE_POLICIES, STATE_DIR_HELP, SYNTAX_POLICIES
+    from edittools._choices import (
+        DIAGNOSTICS_POLICIES,
+        FORMAT_POLICIES,
+        STALE_POLICIES,
+        STATE_DIR_HELP,
+        SYNTAX_POLICIES,
+    )
     from edittools._errors import ToolError
     from edittools._options import SessionOptions
     from edittools._session import Caller, Session
@@ -21,6 +27,8 @@ if _typing.TYPE_CHECKING:
     from edittools.state import ExternalWatcher
 
 __all__ = [
+    "DIAGNOSTICS_POLICIES",
+    "FORMAT_POLICIES",
     "STALE_POLICIES",
     "STATE_DIR_HELP",
     "SYNTAX_POLICIES",
@@ -37,6 +45,8 @@ __all__ = [
 ]
 
 _HOMES = {
+    "DIAGNOSTICS_POLICIES": "edittools._choices",
+    "FORMAT_POLICIES": "edittools._choices",
     "STALE_POLICIES": "edittools._choices",
     "STATE_DIR_HELP": "edittools._choices",
     "SYNTAX_POLICIES": "edittools._choices",

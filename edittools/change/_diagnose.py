@@ -29,10 +29,13 @@ def diagnosed(
     if len(new) > ws.options.syntax_max_bytes:
         return None
     before = old if isinstance(old, str) else None
-    outcome = checkers.check(
-        ws.sandbox.root / path, before, new, budget=ws.options.diagnostics_budget
-    )
-    if not outcome.checked and not outcome.notes:
+    where = ws.sandbox.root / path
+    earlier = checkers.collect(where)  # what an earlier change's check had not answered yet
+    outcome = checkers.check(where, before, new, budget=ws.options.diagnostics_budget)
+    if earlier is not None and (told := describe_outcome(earlier)):
+        said = f"The earlier change of {path}, checked since:\n{told}"
+        outcome = outcome.model_copy(update={"notes": (*outcome.notes, said)})
+    if not (outcome.checked or outcome.pending or outcome.notes):
         return None
     errors = [d for d in outcome.introduced if d.severity == "error"]
     if errors and ws.options.diagnostics == "refuse" and may_refuse:

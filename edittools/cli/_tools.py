@@ -11,7 +11,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from edittools import STATE_DIR_HELP, SYNTAX_POLICIES  # constants of a light module
+from edittools import (  # constants of a light module
+    DIAGNOSTICS_POLICIES,
+    FORMAT_POLICIES,
+    STATE_DIR_HELP,
+    SYNTAX_POLICIES,
+)
 from edittools.cli._console import console, print_json
 
 if TYPE_CHECKING:
@@ -22,6 +27,11 @@ _RAW = argparse.RawDescriptionHelpFormatter
 _GIT_HELP = "let the tools write under .git/ (refused by default: git runs hooks and config)"
 _READONLY_HELP = "let the tools replace files you could not write in place (read-only ones)"
 _SYNTAX_HELP = "a change that breaks a file's syntax: warn (default), refuse it, or off"
+_DIAGNOSTICS_HELP = (
+    "the problems the project's own checkers find that a change introduced: report (default), "
+    "refuse a change that introduces errors, or off"
+)
+_FORMAT_HELP = "project: run a change through the formatter the project configures (default: off)"
 _NEW_TEXT_HELP = "the new text (default: standard input)"
 _CHANGE_AGENT_HELP = "who makes the change: kept with it, named to others"
 _READ_AGENT_HELP = "who reads: the read is that agent's, and journaled under its name"
@@ -170,6 +180,10 @@ def _tool_parser(
     if changes:
         p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
         p.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX_HELP)
+        p.add_argument(
+            "--diagnostics", choices=DIAGNOSTICS_POLICIES, default="report", help=_DIAGNOSTICS_HELP
+        )
+        p.add_argument("--format", choices=FORMAT_POLICIES, default="off", help=_FORMAT_HELP)
         p.add_argument("--allow-git-writes", action="store_true", help=_GIT_HELP)
         p.add_argument("--allow-readonly-writes", action="store_true", help=_READONLY_HELP)
     p.add_argument("--agent", help=_CHANGE_AGENT_HELP if changes or undoes else _READ_AGENT_HELP)
@@ -192,6 +206,8 @@ def _session(args: argparse.Namespace) -> Session:
         allow_git_writes=git,
         allow_readonly_writes=getattr(args, "allow_readonly_writes", False),
         agent=getattr(args, "agent", None),
+        diagnostics=getattr(args, "diagnostics", "report"),
+        format=getattr(args, "format", "off"),
     )
 
 

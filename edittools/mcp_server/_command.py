@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from edittools import STALE_POLICIES, STATE_DIR_HELP, SYNTAX_POLICIES, SessionOptions
+from edittools import (
+    DIAGNOSTICS_POLICIES,
+    FORMAT_POLICIES,
+    STALE_POLICIES,
+    STATE_DIR_HELP,
+    SYNTAX_POLICIES,
+    SessionOptions,
+)
 from edittools.mcp_server._http import check_auth, parse_address, read_tokens
 from edittools.mcp_server._images import MAX_BYTES, MAX_SIDE, ImageLimits
 from edittools.mcp_server._server import serve
@@ -14,6 +21,11 @@ from sandbox import SandboxError
 
 _GIT = "let the tools write under .git/ (refused by default: git runs hooks and config)"
 _SYNTAX = "what a change that breaks a file's syntax gets: warn (default), refuse, or off"
+_DIAGNOSTICS = (
+    "the problems the project's own checkers (language servers it configures) find that a "
+    "change introduced: report (default), refuse a change that introduces errors, or off"
+)
+_FORMAT = "project: run each change through the formatter the project configures (default: off)"
 _STALE = (
     "a change of a file that changed since it was read: made when it does not meet what "
     "changed (region, default), refused (file), or made on the file as it is (off)"
@@ -50,20 +62,7 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
         metavar="PATTERN",
         help="gitignore-style pattern the tools may not touch (repeatable)",
     )
-    parser.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX)
-    parser.add_argument("--allow-git-writes", action="store_true", help=_GIT)
-    parser.add_argument("--stale", choices=STALE_POLICIES, default=defaults.stale, help=_STALE)
-    parser.add_argument(
-        "--require-read",
-        action=argparse.BooleanOptionalAction,
-        default=defaults.require_read,
-        help="changing an existing file requires reading it first (default: on)",
-    )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="edits match old_string exactly: no tolerance for whitespace, newlines or quotes",
-    )
+    _policy_arguments(parser, defaults)
     parser.add_argument(
         "--max-file-bytes",
         type=_positive,
@@ -100,6 +99,29 @@ def serve_parser(prog: str) -> argparse.ArgumentParser:
     )
     _http_arguments(parser)
     return parser
+
+
+def _policy_arguments(parser: argparse.ArgumentParser, defaults: SessionOptions) -> None:
+    """The policies of the session's changes: checks, staleness, reads, matching."""
+    parser.add_argument("--syntax-check", choices=SYNTAX_POLICIES, default="warn", help=_SYNTAX)
+    parser.add_argument(
+        "--diagnostics", choices=DIAGNOSTICS_POLICIES, default=defaults.diagnostics,
+        help=_DIAGNOSTICS,
+    )  # fmt: skip
+    parser.add_argument("--format", choices=FORMAT_POLICIES, default=defaults.format, help=_FORMAT)
+    parser.add_argument("--allow-git-writes", action="store_true", help=_GIT)
+    parser.add_argument("--stale", choices=STALE_POLICIES, default=defaults.stale, help=_STALE)
+    parser.add_argument(
+        "--require-read",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.require_read,
+        help="changing an existing file requires reading it first (default: on)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="edits match old_string exactly: no tolerance for whitespace, newlines or quotes",
+    )
 
 
 def _http_arguments(parser: argparse.ArgumentParser) -> None:
@@ -162,6 +184,8 @@ def options_of(args: argparse.Namespace) -> SessionOptions:
         tolerant=not args.strict,
         max_file_bytes=args.max_file_bytes,
         syntax_check=args.syntax_check,
+        diagnostics=args.diagnostics,
+        format=args.format,
         allow_git_writes=args.allow_git_writes,
         stale=args.stale,
     )

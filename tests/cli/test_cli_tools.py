@@ -271,3 +271,17 @@ def test_blame_says_in_words_where_each_line_comes_from(root, capsys):
     assert lines[1].startswith("unchanged ") and lines[1].endswith("2| def greet(name):")
     assert lines[2].startswith("tools #") and lines[2].endswith("3|     return 'Hi ' + name")
     assert not any(line.startswith(("-", "?")) for line in lines)
+
+
+def test_format_and_diagnostics_follow_the_projects_own_tools(root, capsys):
+    (root / "pyproject.toml").write_text('[project]\nname = "p"\n\n[tool.ruff]\n')
+    (root / "m.py").write_text("def f():\n    return 1\n")
+    code = main(["edit", "--root", str(root), "--format", "project", "m.py", "return 1",
+                 "import os\n    return {'a':1}"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert (root / "m.py").read_text() == 'def f():\n    import os\n\n    return {"a": 1}\n'
+    assert "F401 `os` imported but unused" in out
+    code = main(["edit", "--root", str(root), "--diagnostics", "off", "m.py", '{"a": 1}', "2"])
+    out = capsys.readouterr().out
+    assert code == 0 and "F401" not in out

@@ -4,6 +4,7 @@ project's pyproject.toml) says it introduced and resolved, never the file's old 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,14 @@ def test_off_asks_nothing(project: Path, session: Session) -> None:
     session.read("m.py")
     result = session.edit("m.py", "    return 1\n", "    import os\n    return 1\n")
     assert "F401" not in result.value and _servers(session) == []
+
+
+def test_a_check_past_its_budget_is_reported_by_the_next_change(project: Path, root: Path) -> None:
+    with Session(root, diagnostics_budget=0.0) as session:
+        session.read("m.py")
+        first = session.edit("m.py", "    return 1\n", "    import os\n    return 1\n")
+        assert not first.is_error and "Not yet checked by ruff" in first.value, first.value
+        time.sleep(5)  # ruff's server starts and answers in well under a second
+        second = session.edit("m.py", "def f():", "def g():")
+        assert "The earlier change of m.py, checked since:" in second.value, second.value
+        assert "F401 `os` imported but unused [ruff]" in second.value
