@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -255,7 +257,7 @@ def test_replace_all_equals_str_replace(text: str, old: str, new: str) -> None:
     if old not in text or old == new or text.replace(old, new) == text:
         return
     starts = [i for i in range(len(text)) if text.startswith(old, i)]
-    if any(b < a + len(old) for a, b in zip(starts, starts[1:], strict=False)):
+    if any(b < a + len(old) for a, b in itertools.pairwise(starts)):
         # Overlapping places cannot all be replaced: refused, never the first of each pair.
         with pytest.raises(ToolError) as info:
             locate(text, old, new, replace_all=True)
