@@ -4,6 +4,7 @@ project's pyproject.toml) says it introduced and resolved, never the file's old 
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -116,3 +117,18 @@ def test_a_check_past_its_budget_is_reported_by_the_next_change(project: Path, r
         second = session.edit("m.py", "def f():", "def g():")
         assert "The earlier change of m.py, checked since:" in second.value, second.value
         assert "F401 `os` imported but unused [ruff]" in second.value
+
+
+def test_a_server_killed_between_calls_is_a_note_and_the_next_call_works(
+    project: Path, session: Session
+) -> None:
+    session.read("m.py")
+    assert not session.edit("m.py", "return 1", "return 2").is_error
+    (pid,) = _servers(session)
+    os.kill(pid, signal.SIGKILL)
+    result = session.edit("m.py", "    return 2\n", "    import os\n    return 2\n")
+    assert not result.is_error, result.value
+    assert "import os" in (project / "m.py").read_text()
+    assert "ruff was killed by SIGKILL" in result.value and "restarted" in result.value
+    again = session.edit("m.py", "    return 2\n", "    import re\n    return 2\n")
+    assert "F401 `re` imported but unused [ruff]" in again.value, again.value
