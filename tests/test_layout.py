@@ -293,12 +293,12 @@ def test_only_the_executor_commits() -> None:
 
 def test_only_the_large_file_homes_read_by_offset_or_map() -> None:
     """Files are read by offset or mapped only by the sandbox, the streamed changes of files
-    over the cap (`tools/_large`), and `diff_files`, the diff layer's reader of two files (it
+    over the cap (`change/_streamed`), and `diff_files`, the diff layer's reader of two files (it
     stands below the sandbox, and diffs files outside any root)."""
     readers = calling_modules(frozenset({"pread", "preadv", "mmap"}))
-    homes = [n for n in readers if not n.startswith(("sandbox", "edittools.tools._large."))]
+    homes = [n for n in readers if not n.startswith(("sandbox", "edittools.change._streamed."))]
     assert homes == ["edittools.diff._files"]
-    assert any(n.startswith("edittools.tools._large.") for n in readers)
+    assert any(n.startswith("edittools.change._streamed.") for n in readers)
 
 
 _SQL = re.compile(
