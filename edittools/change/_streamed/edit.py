@@ -43,8 +43,8 @@ _SKIPPED = (
 def streamed_edit(
     ws: Workspace, call: Call, path: str, old_string: str, new_string: str, *, replace_all: bool
 ) -> ToolResult:
-    """Replace `old_string` with `new_string` in the large file `path` (every place with `replace_all`)
-    without reading it into memory (lock held)."""
+    """Replace `old_string` with `new_string` in the large file `path` (every place with
+    `replace_all`) without reading it into memory (lock held)."""
     step = max(ws.options.scan_chunk_bytes, 1)
     with ExitStack() as held:
         # The new file is written by the kernel on another thread while the scan reads on.
