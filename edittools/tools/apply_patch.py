@@ -250,18 +250,13 @@ def _updated(
                 raise exc from None
 
     if base is not None and patch.move_to is None and already_made(base, document, made):
-        if not call.dry_run:
-            ws.note_seen(path, before, version, reader=call.reader)
-        payload = diff_texts(document.text, document.text, path=path, include_texts=False)
-        return _Staged((), payload, "\n" + already_note(path, base), held=True)
+        return _held(ws, call, path, (before, version), document, base)
     try:
         new_text, tier = (
             patched(document) if base is None else stale_if(merged, document, path, base, made)
         )
     except ToolError as exc:
-        # Name the file once: the patch logic's own message usually names it already.
-        message = exc.message if path in exc.message else f"{path}: {exc.message}"
-        raise ToolError(exc.code, message, {**(exc.detail or {}), "path": path}) from exc
+        raise _naming(path, exc) from exc
     changed = document.with_text(new_text)
     drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
     written_as = path if patch.move_to is None else sb.relpath(patch.move_to)
@@ -292,6 +287,28 @@ def _updated(
         writes = (FileWrite(target, after, ABSENT), FileWrite(path, None, version, base=before))
     payload = with_diagnostics(payload.model_copy(update={"match": tier}), found)
     return _Staged(writes, with_syntax(payload, check), syntax_note(check) + drift)
+
+
+def _held(
+    ws: Workspace,
+    call: Call,
+    path: str,
+    read: tuple[bytes, Version],
+    document: TextDocument,
+    base: Base,
+) -> _Staged:
+    """A section whose change the file already holds (another actor made it since the read):
+    nothing to write, the file noted as seen as it is."""
+    if not call.dry_run:
+        ws.note_seen(path, *read, reader=call.reader)
+    payload = diff_texts(document.text, document.text, path=path, include_texts=False)
+    return _Staged((), payload, "\n" + already_note(path, base), held=True)
+
+
+def _naming(path: str, exc: ToolError) -> ToolError:
+    """The patch logic's error naming the file once (its own message usually names it)."""
+    message = exc.message if path in exc.message else f"{path}: {exc.message}"
+    return ToolError(exc.code, message, {**(exc.detail or {}), "path": path})
 
 
 def _refuse_link(ws: Workspace, patch: FilePatch, path: str) -> None:
