@@ -4,8 +4,11 @@ A tool only locates: where its change goes and what goes there. This package own
 once: a call's context (`Call`), reading the file and judging it fresh or stale (the whole-file
 rule, or the region rule with its three-way merge of lines), the refusal of NUL characters, the
 syntax check, the commit (compare-and-swap, all files or none, the undo history in the same
-transaction), the diff's refs and the sentence the model reads. `execute` runs one located
-change of one file from start to end (a `Locate` gives its `Placed` spans); the rest are its
+transaction), the size regime and the streamed passes over files above the cap, the diff's
+refs and the sentence the model reads. `execute` runs one located change of one file from start
+to end (a `Locate` gives its `Placed` spans); `execute_all` commits whole new contents
+(write, rewind, reject); `execute_undo` takes a change back; `execute_staged` commits a patch's
+staged files (`read_for_patch` reads each, or places it by a streamed pass). The rest are their
 parts, for the tools whose change is not (yet) located spans of one file.
 """
 
