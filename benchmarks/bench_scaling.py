@@ -34,8 +34,8 @@ from edittools import Session
 from edittools._errors import ToolError
 from edittools.artifacts import ToolResult
 from edittools.change._splice import splice_spans
-from edittools.tools._matching import locate
-from edittools.tools._patch import apply_file_patch, parse_patch
+from edittools.tools.matching._matching import locate
+from edittools.tools.patch._patch import apply_file_patch, parse_patch
 
 # --- shapes through a session ----------------------------------------------------------------
 

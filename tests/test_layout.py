@@ -275,6 +275,21 @@ def calling_modules(names: frozenset[str], *, methods_only: bool = False) -> lis
     return found
 
 
+def function_callers(names: frozenset[str]) -> list[str]:
+    """Modules that call one of `names` as a plain function (`summary(...)`, not `x.summary()`)."""
+    found = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in names
+            ):
+                found.append(name)
+                break
+    return found
+
+
 def test_only_the_command_line_forks() -> None:
     """A library call never forks its host (a host with threads, an MCP server, must not be
     forked by a library): only the process that owns the command line may."""
@@ -291,14 +306,114 @@ def test_only_the_executor_commits() -> None:
     assert [n for n in callers if not n.startswith("sandbox")] == ["edittools.state._workspace"]
 
 
+CHANGE = "edittools.change"
+"""The package that owns a change's flow: every rule below keeps one of its parts there."""
+
+
+def _outside_change(found: list[str]) -> list[str]:
+    """The edittools modules of `found` that are not under `edittools/change/`."""
+    return [n for n in found if n.startswith("edittools") and not inside(n, CHANGE)]
+
+
+def importers_of(names: frozenset[str]) -> list[str]:
+    """Modules that import one of `names` from the change package (by any path into it)."""
+    return sorted(
+        {
+            imp.source
+            for imp in all_imports()
+            if inside(imp.target, CHANGE) and imp.reached.rpartition(".")[2] in names
+        }
+    )
+
+
+def test_only_the_change_package_commits() -> None:
+    """`commit`, `commit_all` and `Workspace.commit` are called only under `change/` (tools
+    locate or plan; the change package writes), and only it imports them."""
+    names = frozenset({"commit", "commit_all"})
+    assert _outside_change(calling_modules(names)) == []
+    assert _outside_change(importers_of(names)) == []
+
+
+def too_large_catchers() -> list[str]:
+    """Modules that compare an error's code with `too_large` (how a size regime is decided:
+    `except SandboxError as exc: if exc.code != "too_large": raise`)."""
+    found = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(
+                isinstance(side, ast.Constant) and side.value == "too_large"
+                for side in (node.left, *node.comparators)
+            ):
+                found.append(name)
+                break
+    return found
+
+
+READS_OVER_THE_CAP = "edittools.tools.read"
+"""`read` is no change: a file over the cap is read in ranges, the read's own regime."""
+
+
+def test_only_the_change_package_decides_the_size_regime() -> None:
+    """A file over the cap goes to a streamed pass, or is refused, in one package; so does the
+    choice of the bytes path for a large file loaded whole (`by_bytes`)."""
+    catchers = _outside_change(too_large_catchers())
+    assert catchers == [READS_OVER_THE_CAP]
+    assert _outside_change(calling_modules(frozenset({"by_bytes"}))) == []
+    assert _outside_change(importers_of(frozenset({"by_bytes", "BYTES_PATH_MIN"}))) == []
+
+
+def content_fact_readers() -> list[str]:
+    """Modules that use the workspace's content facts (`ws.contents.line_of(...)`: a method of
+    `KnownContents` on an attribute named `contents`)."""
+    from edittools.state import KnownContents
+
+    methods = {m for m in vars(KnownContents) if not m.startswith("_")}
+    found = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in methods
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "contents"
+            ):
+                found.append(name)
+                break
+    return found
+
+
+def test_only_the_change_package_reads_the_content_facts() -> None:
+    """The facts that spare passes over large contents (`Workspace.contents`: digest states,
+    line counts, plainness, the last write) are kept by the state and used by `change/` alone."""
+    readers = [n for n in content_fact_readers() if not inside(n, "edittools.state")]
+    assert _outside_change(readers) == []
+    assert any(inside(n, CHANGE) for n in readers)
+
+
+def test_only_the_change_package_builds_refs() -> None:
+    """A diff's refs to its full contents (`with_refs`, `with_blobs`) are set in one package."""
+    names = frozenset({"with_refs", "with_blobs"})
+    assert _outside_change(calling_modules(names)) == []
+    assert _outside_change(importers_of(names)) == []
+
+
+def test_only_the_change_package_words_the_change_sentence() -> None:
+    """The one sentence a change's value starts with (`sentence`, `summary`: counts, the coarse
+    note, the tolerances) is worded under `change/`. Called as functions: a method of that name
+    on another object (a render's counts) is not the change's sentence."""
+    names = frozenset({"sentence", "summary"})
+    assert _outside_change(function_callers(names)) == []
+    assert _outside_change(importers_of(names)) == []
+
+
 def test_only_the_large_file_homes_read_by_offset_or_map() -> None:
     """Files are read by offset or mapped only by the sandbox, the streamed changes of files
-    over the cap (`tools/_large`), and `diff_files`, the diff layer's reader of two files (it
+    over the cap (`change/_streamed`), and `diff_files`, the diff layer's reader of two files (it
     stands below the sandbox, and diffs files outside any root)."""
     readers = calling_modules(frozenset({"pread", "preadv", "mmap"}))
-    homes = [n for n in readers if not n.startswith(("sandbox", "edittools.tools._large."))]
+    homes = [n for n in readers if not n.startswith(("sandbox", "edittools.change._streamed."))]
     assert homes == ["edittools.diff._files"]
-    assert any(n.startswith("edittools.tools._large.") for n in readers)
+    assert any(n.startswith("edittools.change._streamed.") for n in readers)
 
 
 _SQL = re.compile(

@@ -4,8 +4,11 @@ A tool only locates: where its change goes and what goes there. This package own
 once: a call's context (`Call`), reading the file and judging it fresh or stale (the whole-file
 rule, or the region rule with its three-way merge of lines), the refusal of NUL characters, the
 syntax check, the commit (compare-and-swap, all files or none, the undo history in the same
-transaction), the diff's refs and the sentence the model reads. `execute` runs one located
-change of one file from start to end (a `Locate` gives its `Placed` spans); the rest are its
+transaction), the size regime and the streamed passes over files above the cap, the diff's
+refs and the sentence the model reads. `execute` runs one located change of one file from start
+to end (a `Locate` gives its `Placed` spans); `execute_all` commits whole new contents
+(write, rewind, reject); `execute_undo` takes a change back; `execute_staged` commits a patch's
+staged files (`read_for_patch` reads each, or places it by a streamed pass). The rest are their
 parts, for the tools whose change is not (yet) located spans of one file.
 """
 
@@ -13,10 +16,8 @@ from edittools.change._bytematch import ByteSpan, exact_byte_spans, plain_utf8
 from edittools.change._call import PROGRESS_EVERY, Call, Progress
 from edittools.change._commit import (
     BYTES_PATH_MIN,
-    by_bytes,
     change_result,
-    commit,
-    commit_all,
+    diff_contents,
     digest,
     kept_text,
     open_for_change,
@@ -26,8 +27,6 @@ from edittools.change._commit import (
     unchecked_note,
     vet,
     wants_texts,
-    with_blobs,
-    with_refs,
     with_syntax,
 )
 from edittools.change._diagnose import diagnosed, diagnostics_note, with_diagnostics
@@ -35,6 +34,7 @@ from edittools.change._execute import Locate, OnBytes, Placed, apply, execute
 from edittools.change._format import Formatting, formatted
 from edittools.change._fresh import (
     changed_by,
+    decoded,
     ensure_fresh,
     fresh_or_base,
     read_existing,
@@ -68,8 +68,11 @@ from edittools.change._region import (
     merge,
     stale_if,
 )
-from edittools.change._sentence import COARSE_NOTE, sentence, summary, tolerance_note
+from edittools.change._sentence import COARSE_NOTE, overlap_of, tolerance_note
 from edittools.change._splice import splice_spans, splice_views
+from edittools.change._staged import StreamedPatch, execute_staged, read_for_patch
+from edittools.change._streamed import streamed_edit, streamed_multi_edit
+from edittools.change._undo import execute_undo
 from edittools.change._whole import Done, Whole, execute_all
 
 __all__ = [
@@ -89,25 +92,27 @@ __all__ = [
     "Overlap",
     "Placed",
     "Progress",
+    "StreamedPatch",
     "Whole",
     "already_made",
     "already_note",
     "apply",
     "as_lf_lines",
-    "by_bytes",
     "carried",
     "change_result",
     "changed_by",
-    "commit",
-    "commit_all",
+    "decoded",
     "diagnosed",
     "diagnostics_note",
+    "diff_contents",
     "digest",
     "ensure_fresh",
     "exact_byte_spans",
     "excerpt",
     "execute",
     "execute_all",
+    "execute_staged",
+    "execute_undo",
     "formatted",
     "fresh_or_base",
     "hunks",
@@ -120,28 +125,28 @@ __all__ = [
     "merge",
     "numbered",
     "open_for_change",
+    "overlap_of",
     "plain_numbered",
     "plain_utf8",
     "read_existing",
     "read_existing_at",
     "read_existing_deferred",
+    "read_for_patch",
     "read_if_exists",
     "read_if_exists_deferred",
     "refuse_nul",
     "resolved",
-    "sentence",
     "splice_spans",
     "splice_views",
     "stale_if",
-    "summary",
+    "streamed_edit",
+    "streamed_multi_edit",
     "syntax_note",
     "text_or_bytes",
     "tolerance_note",
     "unchecked_note",
     "vet",
     "wants_texts",
-    "with_blobs",
     "with_diagnostics",
-    "with_refs",
     "with_syntax",
 ]

@@ -17,6 +17,7 @@ from edittools._placeholders import placeholder_lines, placeholder_message
 from edittools.artifacts import DiffPayload, ToolResult
 from edittools.artifacts.builders import diff_result
 from edittools.change._call import Call
+from edittools.diff import diff_texts
 from edittools.state import Change, Span, Workspace
 from edittools.syntax import SyntaxCheck, check_change, language_of, unchecked
 from sandbox import (
@@ -132,6 +133,14 @@ def with_blobs(
     old_id = ws.keep(before) if before is not None else None
     new_id = ws.keep(after) if after is not None else None
     return with_refs(ws, payload, old_id, new_id)
+
+
+def diff_contents(ws: Workspace, path: str, old: bytes | None, new: bytes | None) -> DiffPayload:
+    """The diff of two contents known only as bytes (a review's net diff of a file since a
+    checkpoint), each kept in the blob store for its ref (`with_blobs`)."""
+    include = wants_texts(ws, len(old or b""), len(new or b""))
+    payload = diff_texts(text_or_bytes(old), text_or_bytes(new), path=path, include_texts=include)
+    return with_blobs(ws, payload, old, new)
 
 
 def digest(version: Version | None) -> str | None:

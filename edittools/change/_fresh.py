@@ -10,7 +10,7 @@ from edittools.change._call import Call
 from edittools.change._region import Base
 from edittools.diff import diff_texts, unified_excerpt
 from edittools.state import Workspace
-from sandbox import Baseline, Digester, PendingVersion, SandboxError, Version
+from sandbox import Baseline, Digester, PendingVersion, SandboxError, TextDocument, Version, decode
 
 
 def resolved(ws: Workspace, call: Call, given: str) -> str:
@@ -56,6 +56,14 @@ def read_existing_at(ws: Workspace, path: str) -> tuple[str, bytes, Version]:
         if exc.code != "not_found":
             raise
         raise _not_found(ws.sandbox.relpath(path), exc) from exc
+
+
+def decoded(ws: Workspace, data: bytes, version: Version) -> TextDocument:
+    """A read content decoded, its newline counts taken from (and kept in) the content facts of
+    its version, so the same content is not counted again."""
+    document = decode(data, counts=ws.contents.newline_counts(version.digest))
+    ws.contents.note_newline_counts(version.digest, document.newline_counts)
+    return document
 
 
 def read_existing_deferred(

@@ -41,3 +41,8 @@ def tolerance_note(tiers: Iterable[str], *, what: str = "Matched") -> str:
     if not names:
         return ""
     return f"{what} with tolerance: {', '.join(name.replace('_', ' ') for name in names)}."
+
+
+def overlap_of(count: int) -> str:
+    """How an ambiguity of `count` places, some overlapping, says they overlap."""
+    return "they overlap" if count == 2 else "some of them overlap"

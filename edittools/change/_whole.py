@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from edittools.artifacts import DiffPayload
+from edittools.artifacts import DiffPayload, ToolResult
+from edittools.artifacts.builders import diff_result
 from edittools.change._call import Call
 from edittools.change._commit import (
     commit_all,
@@ -25,6 +26,7 @@ from edittools.change._commit import (
 )
 from edittools.change._diagnose import diagnosed, diagnostics_note, with_diagnostics
 from edittools.change._format import Formatting, formatted
+from edittools.change._sentence import summary
 from edittools.diagnostics import DiagnosticsOutcome
 from edittools.diff import diff_texts
 from edittools.state import Change, Workspace
@@ -65,6 +67,15 @@ class Done:
         syntax warning, the diagnostics the change introduced and resolved."""
         shown = "" if self.formatting is None else self.formatting.describe()
         return shown + syntax_note(self.check) + diagnostics_note(self.diagnostics)
+
+    def said(self, headline: str) -> str:
+        """The change's sentence (`headline` names what was done; the payload's path follows,
+        then its counts), then its note."""
+        return summary(headline, self.payload) + self.note
+
+    def result(self, headline: str) -> ToolResult:
+        """A one-file change's result: its sentence (`said`) over its diff."""
+        return diff_result(self.said(headline), self.payload)
 
 
 def execute_all(

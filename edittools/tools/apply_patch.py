@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload, ToolResult
@@ -14,18 +14,19 @@ from edittools.change import (
     Call,
     Lines,
     Overlap,
+    StreamedPatch,
     already_made,
     already_note,
-    commit_all,
     diagnosed,
     diagnostics_note,
-    digest,
     ensure_fresh,
+    execute_staged,
     formatted,
     fresh_or_base,
     made_elsewhere,
     merge,
     read_existing,
+    read_for_patch,
     resolved,
     stale_if,
     syntax_note,
@@ -33,15 +34,19 @@ from edittools.change import (
     vet,
     wants_texts,
     with_diagnostics,
-    with_refs,
     with_syntax,
 )
-from edittools.diff import diff_texts, strip_components
+from edittools.diff import diff_texts
 from edittools.state import Workspace
 from edittools.syntax import SyntaxCheck
-from edittools.tools._large import streamed_patch
 from edittools.tools._params import ApplyPatchParams
-from edittools.tools._patch import FilePatch, apply_file_patch, hunk_regions, parse_patch
+from edittools.tools.patch import (
+    FilePatch,
+    apply_file_patch,
+    hunk_regions,
+    parse_patch,
+    strip_to_existing,
+)
 from sandbox import ABSENT, FileWrite, SandboxError, TextDocument, Version, decode
 
 _LETTER = {"create": "A", "modify": "M", "delete": "D", "rename": "R"}
@@ -82,7 +87,7 @@ def apply_patch(
         )
     removed = 0
     if params.strip is None:
-        patches, removed = _locate(ws, patches)
+        patches, removed = strip_to_existing(ws, patches)
     paths = []  # each is written, created or removed: a refused one fails before any write
     for patch in patches:
         paths.append(sb.check_write(patch.path))
@@ -98,10 +103,8 @@ def apply_patch(
             locks.enter_context(sb.lock(path))
         staged = [_stage(ws, call, patch, locks, overwrite=overwrite) for patch in patches]
         writes = [write for item in staged for write in item.writes]
-        versions = commit_all(ws, call, writes)
-    payloads = _with_refs(
-        ws, [p for item in staged for p in (item.payload, *item.extra)], writes, versions
-    )
+        payloads = [p for item in staged for p in (item.payload, *item.extra)]
+        payloads = execute_staged(ws, call, writes, payloads)
     if all(item.held for item in staged):
         value = "Nothing was written: the patch was already applied." + "".join(
             item.note for item in staged
@@ -163,13 +166,10 @@ def _stage(
         return _added(ws, call, path, patch, overwrite=overwrite)
     if patch.op == "delete" or patch.move_to is not None:
         _refuse_link(ws, patch, path)
-    try:
-        before, version = read_existing(ws, path)
-    except SandboxError as exc:
-        if exc.code != "too_large":
-            raise
-        splice, version, payload = streamed_patch(ws, call, path, patch, held)
-        return _Staged((FileWrite(path, splice, version),), payload)
+    read = read_for_patch(ws, call, path, patch, held)
+    if isinstance(read, StreamedPatch):
+        return _Staged((read.write,), read.payload)
+    before, version = read
     # Deleting or moving a file is judged on the whole file; an update on the lines it touches.
     whole = patch.op == "delete" or patch.move_to is not None
     if whole:
@@ -250,18 +250,13 @@ def _updated(
                 raise exc from None
 
     if base is not None and patch.move_to is None and already_made(base, document, made):
-        if not call.dry_run:
-            ws.note_seen(path, before, version, reader=call.reader)
-        payload = diff_texts(document.text, document.text, path=path, include_texts=False)
-        return _Staged((), payload, "\n" + already_note(path, base), held=True)
+        return _held(ws, call, path, (before, version), document, base)
     try:
         new_text, tier = (
             patched(document) if base is None else stale_if(merged, document, path, base, made)
         )
     except ToolError as exc:
-        # Name the file once: the patch logic's own message usually names it already.
-        message = exc.message if path in exc.message else f"{path}: {exc.message}"
-        raise ToolError(exc.code, message, {**(exc.detail or {}), "path": path}) from exc
+        raise _naming(path, exc) from exc
     changed = document.with_text(new_text)
     drift = "" if base is None else made_elsewhere(path, base, document, changed, made)
     written_as = path if patch.move_to is None else sb.relpath(patch.move_to)
@@ -292,6 +287,28 @@ def _updated(
         writes = (FileWrite(target, after, ABSENT), FileWrite(path, None, version, base=before))
     payload = with_diagnostics(payload.model_copy(update={"match": tier}), found)
     return _Staged(writes, with_syntax(payload, check), syntax_note(check) + drift)
+
+
+def _held(
+    ws: Workspace,
+    call: Call,
+    path: str,
+    read: tuple[bytes, Version],
+    document: TextDocument,
+    base: Base,
+) -> _Staged:
+    """A section whose change the file already holds (another actor made it since the read):
+    nothing to write, the file noted as seen as it is."""
+    if not call.dry_run:
+        ws.note_seen(path, *read, reader=call.reader)
+    payload = diff_texts(document.text, document.text, path=path, include_texts=False)
+    return _Staged((), payload, "\n" + already_note(path, base), held=True)
+
+
+def _naming(path: str, exc: ToolError) -> ToolError:
+    """The patch logic's error naming the file once (its own message usually names it)."""
+    message = exc.message if path in exc.message else f"{path}: {exc.message}"
+    return ToolError(exc.code, message, {**(exc.detail or {}), "path": path})
 
 
 def _refuse_link(ws: Workspace, patch: FilePatch, path: str) -> None:
@@ -331,59 +348,6 @@ def _moved_over(
     removed = diff_texts(text_or_bytes(before), None, path=path, include_texts=include)
     writes = (*into.writes, FileWrite(path, None, version, base=before))
     return _Staged(writes, into.payload, into.note, extra=(removed,))
-
-
-def _with_refs(
-    ws: Workspace,
-    payloads: list[DiffPayload],
-    writes: list[FileWrite],
-    versions: list[Version | None],
-) -> list[DiffPayload]:
-    """Each payload with the ids of its old and new contents (known once committed): the old one
-    from the write to its old path (a move's source), the new one from the write to its path."""
-    by_path = {w.path: (w, v) for w, v in zip(writes, versions, strict=True)}
-    out = []
-    for payload in payloads:
-        source = by_path.get(payload.old_path or payload.path)
-        target = by_path.get(payload.path)
-        before = source[0].expect_digest if source is not None else None
-        after = target[1] if target is not None else None
-        out.append(with_refs(ws, payload, before, digest(after)))
-    return out
-
-
-def _locate(ws: Workspace, patches: list[FilePatch]) -> tuple[list[FilePatch], int]:
-    """Find the files of a patch written for a tree with more leading folders, as ``patch -p``.
-
-    When a file the patch changes or deletes is missing, the fewest leading folders whose
-    removal makes every such file exist are removed from every name in the patch. Returns the
-    patches and how many folders were removed (0: the names stand as written).
-    """
-    changed = [patch for patch in patches if patch.op != "add"]
-    if all(_exists(ws, patch.path) for patch in changed):
-        return patches, 0
-    depth = min(patch.path.count("/") for patch in changed)
-    for count in range(1, depth + 1):
-        if all(_exists(ws, _drop(patch.path, count)) for patch in changed):
-            return [_moved(patch, count) for patch in patches], count
-    return patches, 0
-
-
-def _moved(patch: FilePatch, count: int) -> FilePatch:
-    move_to = None if patch.move_to is None else _drop(patch.move_to, count)
-    return replace(patch, path=_drop(patch.path, count), move_to=move_to)
-
-
-def _drop(path: str, count: int) -> str:
-    # A name too short to lose `count` folders keeps its file name.
-    return strip_components(path, count) or path.rsplit("/", 1)[-1]
-
-
-def _exists(ws: Workspace, path: str) -> bool:
-    try:
-        return ws.sandbox.exists(path)
-    except SandboxError:
-        return False  # outside the root or denied: staging reports it in full
 
 
 def _describe(payloads: list[DiffPayload]) -> str:

@@ -2,7 +2,7 @@
 
 Each only locates its change (`edittools.change.execute` makes it): the text path finds
 `old_string` with the matching tiers, the bytes path an exact match in a large file's bytes,
-and a file over the cap takes a streamed pass (`_large`).
+and a file over the cap takes a streamed pass (`change.streamed_edit`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from edittools.change import (
     lines_of,
     refuse_nul,
     resolved,
+    streamed_edit,
+    streamed_multi_edit,
 )
 from edittools.state import Workspace
-from edittools.tools._large import streamed_edit, streamed_multi_edit
-from edittools.tools._matching import Match, locate
 from edittools.tools._params import EditParams, MultiEditParams, WriteParams
+from edittools.tools.matching import Match, locate
 from edittools.tools.write import write
 from sandbox import TextDocument
 
@@ -33,7 +34,7 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
     """Replace `old_string` with `new_string` in `params.path` (every place with `replace_all`).
 
     An empty `old_string` creates a missing file with `new_string` as its content. A file over
-    the `max_file_bytes` cap is edited by a streamed scan (see `_large`).
+    the `max_file_bytes` cap is edited by a streamed scan (`change.streamed_edit`).
     """
     sb = ws.sandbox
     path = resolved(ws, call, params.path)
@@ -61,7 +62,9 @@ def edit(ws: Workspace, params: EditParams, call: Call) -> ToolResult:
 
     return execute(ws, call, path, located, new_text={"new_string": params.new_string},
                    on_bytes=OnBytes(on_bytes, lambda count: _edited(path, count)),
-                   streamed=lambda: streamed_edit(ws, call, path, params))  # fmt: skip
+                   streamed=lambda: streamed_edit(ws, call, path, params.old_string,
+                                                  params.new_string,
+                                                  replace_all=params.replace_all))  # fmt: skip
 
 
 def _spans(match: Match) -> list[tuple[int, int, str]]:
@@ -76,8 +79,8 @@ def _edited(path: str, count: int) -> str:
 def multi_edit(ws: Workspace, params: MultiEditParams, call: Call) -> ToolResult:
     """Apply several edits to one file in order, on the text in memory: all of them or none.
 
-    A file over the `max_file_bytes` cap takes exact edits by a streamed pass (see
-    `_large`).
+    A file over the `max_file_bytes` cap takes exact edits by a streamed pass
+    (`change.streamed_multi_edit`).
     """
     path = resolved(ws, call, params.path)
 

@@ -26,6 +26,7 @@ from edittools.change import (
     CUT_MARKER,
     Call,
     as_lf_lines,
+    decoded,
     numbered,
     plain_numbered,
     read_existing_at,
@@ -67,8 +68,7 @@ def read(ws: Workspace, params: ReadParams, call: Call) -> ToolResult:
     if mime is not None:
         ws.note_seen(path, data, version, reader=call.reader, name=name)
         return _read_image(ws, path, data, mime)
-    document = decode(data, counts=ws.contents.newline_counts(version.digest))
-    ws.contents.note_newline_counts(version.digest, document.newline_counts)
+    document = decoded(ws, data, version)
     seen = ws.note_seen(path, data, version, reader=call.reader, name=name)
     if not document.text:
         return ToolResult(

@@ -13,21 +13,19 @@ from typing import Any
 
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload, Hunk, ToolResult
-from edittools.artifacts.builders import changeset_result, diff_result, text_result
+from edittools.artifacts.builders import changeset_result, text_result
 from edittools.change import (
     Call,
     Overlap,
     Whole,
+    diff_contents,
     execute_all,
     kept_text,
     merge,
     read_if_exists,
-    summary,
     text_or_bytes,
-    wants_texts,
-    with_blobs,
 )
-from edittools.diff import diff_texts, hunks_payload, unified_excerpt
+from edittools.diff import hunks_payload, unified_excerpt
 from edittools.state import Snapshot, Workspace, hunk_key
 from edittools.tools._params import (
     AcceptParams,
@@ -72,7 +70,7 @@ def changes(ws: Workspace, params: ChangesParams, call: Call) -> ToolResult:
                 then = _taken_back(ws, mark, net.path, params.by)[2]
             except ToolError:  # met by later changes, or not kept: the whole net diff
                 mixed.add(net.path)
-        payload = _payload(ws, net.path, then, net.now)
+        payload = diff_contents(ws, net.path, then, net.now)
         if not params.include_accepted:
             kept = _unaccepted(ws, since, payload)
             if kept is None:
@@ -106,7 +104,7 @@ def rewind(ws: Workspace, params: RewindParams, call: Call) -> ToolResult:
     nets = [n for n in _nets(ws, since) if n.now != n.then]
     stale = [n for n in nets if n.external]
     if stale and not params.force:
-        files = [_payload(ws, n.path, n.recorded, n.now) for n in stale]
+        files = [diff_contents(ws, n.path, n.recorded, n.now) for n in stale]
         names = ", ".join(n.path for n in stale)
         shown = "\n".join(unified_excerpt(p.unified) for p in files)
         raise ToolError(
@@ -218,7 +216,7 @@ def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:
             "the whole file instead.",
             {"path": net.path},
         )
-    hunks = _payload(ws, net.path, net.then, net.now).hunks
+    hunks = diff_contents(ws, net.path, net.then, net.now).hunks
     index = _find(hunks, params.hunk, net.path)
     if then_text is None or now_text is None or net.now is None:
         after: bytes | None = net.then  # a created or deleted file is one hunk: all of it
@@ -227,16 +225,15 @@ def reject(ws: Workspace, params: RejectParams, call: Call) -> ToolResult:
         new_text = _revert(then_text, now_text, hunks[index])
         after = _encode(net.now, new_text)
     done = execute_all(ws, call, [Whole(net.path, net.now, net.version, after)])[0]
-    payload = done.payload
     whose = "" if params.by is None else f" agent `{params.by}`'s changes to"
-    return diff_result(summary(f"Rejected hunk {index} of{whose}", payload) + done.note, payload)
+    return done.result(f"Rejected hunk {index} of{whose}")
 
 
 def accept(ws: Workspace, params: AcceptParams, call: Call) -> ToolResult:
     """Mark hunks of a file's net diff as reviewed (all of them by default)."""
     since = _since(ws, params.since)
     net = _net_of(ws, since, params.path)
-    hunks = _payload(ws, net.path, net.then, net.now).hunks
+    hunks = diff_contents(ws, net.path, net.then, net.now).hunks
     refs: list[HunkRef] = list(range(len(hunks))) if params.hunks is None else params.hunks
     chosen = [hunks[_find(hunks, ref, net.path)].lines for ref in refs]
     if not call.dry_run:
@@ -307,12 +304,6 @@ def _net(ws: Workspace, path: str, snap: Snapshot) -> _Net:
     external = (None if version is None else version.digest) != recorded_sha
     recorded = None if seen is None else ws.seen_bytes(seen)
     return _Net(path, then, now, version, external, recorded)
-
-
-def _payload(ws: Workspace, path: str, old: bytes | None, new: bytes | None) -> DiffPayload:
-    include = wants_texts(ws, len(old or b""), len(new or b""))
-    payload = diff_texts(text_or_bytes(old), text_or_bytes(new), path=path, include_texts=include)
-    return with_blobs(ws, payload, old, new)
 
 
 def _unaccepted(ws: Workspace, since: int, payload: DiffPayload) -> DiffPayload | None:

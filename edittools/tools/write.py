@@ -11,7 +11,6 @@ from edittools.change import (
     execute_all,
     read_if_exists,
     resolved,
-    summary,
     text_or_bytes,
 )
 from edittools.diff import diff_texts
@@ -45,7 +44,7 @@ def write(ws: Workspace, params: WriteParams, call: Call) -> ToolResult:
                 )
         done = execute_all(ws, call, [Whole(path, before, version, after)])[0]
     verb = "Created" if before is None else "Wrote"
-    return diff_result(summary(verb, done.payload) + done.note, done.payload)
+    return done.result(verb)
 
 
 def _in_its_format(before: bytes, content: str) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from edittools._errors import ToolError
-from edittools.tools._matching import Match, locate
+from edittools.tools.matching._matching import Match, locate
 
 
 def splice(text: str, match: Match) -> str:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from edittools._errors import ToolError
-from edittools.tools._matching import Match, locate
+from edittools.tools.matching._matching import Match, locate
 
 
 def splice(text: str, match: Match, newline: str = "\n") -> str:

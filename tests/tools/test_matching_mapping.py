@@ -15,8 +15,8 @@ from matching_harness import apply, refused, splice
 
 from edittools import Session
 from edittools._errors import ToolError
-from edittools.tools._matching import locate
-from edittools.tools._patch import apply_file_patch, parse_patch
+from edittools.tools.matching._matching import locate
+from edittools.tools.patch._patch import apply_file_patch, parse_patch
 
 # --- line-number prefixes -----------------------------------------------------------------------
 

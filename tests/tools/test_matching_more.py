@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from matching_harness import apply, refused, splice
 
 from edittools._errors import ToolError
-from edittools.tools._matching import locate
+from edittools.tools.matching._matching import locate
 
 # --- blank lines --------------------------------------------------------------------------------
 

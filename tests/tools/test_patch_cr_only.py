@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tool_helpers import check_error, unchanged
 
 from edittools import Session
-from edittools.tools._patch import apply_file_patch, parse_patch
+from edittools.tools.patch._patch import apply_file_patch, parse_patch
 
 
 def patched(old: str, patch: str) -> str:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from patch_cases import CODEX_CASES, UNIFIED_CASES
 
 from edittools._errors import ToolError
-from edittools.tools._patch import FilePatch, apply_file_patch, parse_patch
+from edittools.tools.patch._patch import FilePatch, apply_file_patch, parse_patch
 
 
 def apply_tree(tree: dict[str, str], patch: str) -> tuple[dict[str, str], dict[str, str]]:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from needles import LONG_NEEDLES, planted
 
-from edittools.tools._large.scan import find_lines, hash_counting, scan
+from edittools.change._streamed.scan import find_lines, hash_counting, scan
 from sandbox import FileWrite, Sandbox, digest_of
 
 _TEXT = st.binary(max_size=400).map(lambda b: bytes(b"ab\n"[x % 3] for x in b))

@@ -11,9 +11,9 @@ import pytest
 
 from edittools import Session, ToolResult
 from edittools.change import _commit as executor_module
+from edittools.change import _undo as undo_module
 from edittools.state._contents import KnownContents
 from edittools.tools import edit as edit_module
-from edittools.tools import undo as undo_module
 from sandbox import FileWrite, Sandbox, digest_of
 from sandbox import _files as files_module
 from sandbox._digest import THREAD_BYTES

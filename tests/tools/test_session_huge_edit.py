@@ -532,7 +532,7 @@ def test_a_streamed_multi_edit_writes_the_sequential_result_or_nothing(
 def test_a_file_that_grows_while_its_changes_are_placed_is_refused(tmp_path: Path) -> None:
     from edittools._errors import ToolError
     from edittools.change._call import Call
-    from edittools.tools._large.windows import hash_and_diff
+    from edittools.change._streamed.windows import hash_and_diff
 
     (tmp_path / "big.txt").write_bytes(DATA)
     with session(tmp_path, require_read=False) as s, s.sandbox.open_reader("big.txt") as reader:

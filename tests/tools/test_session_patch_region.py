@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from tool_helpers import check_error
 
 from edittools import Session
-from edittools.tools._patch import hunk_regions, parse_patch
+from edittools.tools.patch._patch import hunk_regions, parse_patch
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is the oracle")
 

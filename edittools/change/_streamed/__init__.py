@@ -5,9 +5,9 @@ and the diff is cut from windows read around each change (`windows`). This packa
 are the only places that read files by offset or map them (a layout rule).
 """
 
-from edittools.tools._large.edit import streamed_edit
-from edittools.tools._large.multi_edit import streamed_multi_edit
-from edittools.tools._large.patch import streamed_patch
-from edittools.tools._large.undo import streamed_undo
+from edittools.change._streamed.edit import streamed_edit
+from edittools.change._streamed.multi_edit import streamed_multi_edit
+from edittools.change._streamed.patch import streamed_patch
+from edittools.change._streamed.undo import streamed_undo
 
 __all__ = ["streamed_edit", "streamed_multi_edit", "streamed_patch", "streamed_undo"]

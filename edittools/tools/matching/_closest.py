@@ -11,7 +11,7 @@ import re
 from difflib import SequenceMatcher, unified_diff
 from typing import Any
 
-from edittools.tools._textlines import (
+from edittools.tools.matching._textlines import (
     Lines,
     fold_and_strip,
     indent_of,

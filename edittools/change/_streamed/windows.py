@@ -6,10 +6,11 @@ import os
 
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload
-from edittools.change import Call, ensure_fresh
+from edittools.change._call import Call
+from edittools.change._fresh import ensure_fresh
+from edittools.change._streamed.scan import hash_counting
 from edittools.diff import diff_spans, hunks_payload
 from edittools.state import Workspace
-from edittools.tools._large.scan import hash_counting
 from sandbox import Version
 
 __all__ = ["hash_and_diff", "windowed_diff"]

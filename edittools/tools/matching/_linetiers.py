@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from edittools._errors import ToolError
 from edittools.change import numbered
-from edittools.tools._blanklines import blank_line_hits, carry_blank_lines
-from edittools.tools._closest import describe_miss
-from edittools.tools._linemap import LineMap, Unmappable
-from edittools.tools._textlines import LINE_TIERS, Lines, Tier, identity
+from edittools.tools.matching._blanklines import blank_line_hits, carry_blank_lines
+from edittools.tools.matching._closest import describe_miss
+from edittools.tools.matching._linemap import LineMap, Unmappable
+from edittools.tools.matching._textlines import LINE_TIERS, Lines, Tier, identity
 
 _MAX_WINDOW = 40
 

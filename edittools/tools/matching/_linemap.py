@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from edittools.tools._textlines import WS, Normalizer, indent_of, strip_trailing
+from edittools.tools.matching._textlines import WS, Normalizer, indent_of, strip_trailing
 
 
 class Unmappable(Exception):

@@ -21,8 +21,9 @@ import re
 from bisect import bisect_left
 
 from edittools._errors import ToolError
-from edittools.tools._closest import describe_miss
-from edittools.tools._linetiers import (
+from edittools.change import overlap_of
+from edittools.tools.matching._closest import describe_miss
+from edittools.tools.matching._linetiers import (
     Match,
     blank_lines_tier,
     elided_tier,
@@ -30,9 +31,9 @@ from edittools.tools._linetiers import (
     line_tiers,
     unmappable,
 )
-from edittools.tools._textlines import LINE_TIERS, Lines, split_old
+from edittools.tools.matching._textlines import LINE_TIERS, Lines, split_old
 
-__all__ = ["TIERS", "Match", "locate", "overlap_of"]
+__all__ = ["TIERS", "Match", "locate"]
 
 # The names `match` reports, in the order tried; the line tiers' names are apply_patch's too.
 TIERS = (
@@ -299,11 +300,6 @@ def _ambiguous(text: str, match: Match) -> ToolError:
         "or set replace_all to change every match.",
         detail,
     )
-
-
-def overlap_of(count: int) -> str:
-    """How an ambiguity of `count` places, some overlapping, says they overlap."""
-    return "they overlap" if count == 2 else "some of them overlap"
 
 
 def _no_match(lines: Lines, old: str, tolerant: bool) -> ToolError:

@@ -16,11 +16,9 @@ from operator import add
 
 from edittools._errors import ToolError
 from edittools.diff import DiffError, FilePatch, PatchHunk, is_unified, parse_unified
-from edittools.tools._closest import describe_miss
-from edittools.tools._lineindex import TIERS, LineIndex
-from edittools.tools._linemap import LineMap, Unmappable
-from edittools.tools._patch_codex import is_codex, parse_codex
-from edittools.tools._textlines import Lines, fold_and_strip
+from edittools.tools.matching import LineMap, Lines, Unmappable, describe_miss, fold_and_strip
+from edittools.tools.patch._lineindex import TIERS, LineIndex
+from edittools.tools.patch._patch_codex import is_codex, parse_codex
 
 __all__ = [
     "PATCH_TIERS",

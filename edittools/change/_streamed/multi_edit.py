@@ -17,17 +17,19 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
+from collections.abc import Sequence
+from typing import Protocol
 
 from edittools._errors import ToolError
 from edittools.artifacts import ToolResult
-from edittools.change import Call, change_result, commit, digest, summary, with_refs
+from edittools.change._call import Call
+from edittools.change._commit import change_result, commit, digest, with_refs
+from edittools.change._sentence import overlap_of, summary
+from edittools.change._streamed.scan import FIND_KEPT, find_lines
+from edittools.change._streamed.text import check_text, crlf_variant
+from edittools.change._streamed.windows import hash_and_diff
 from edittools.diff import unified_excerpt
 from edittools.state import Workspace
-from edittools.tools._large.scan import FIND_KEPT, find_lines
-from edittools.tools._large.text import check_text, crlf_variant
-from edittools.tools._large.windows import hash_and_diff
-from edittools.tools._matching import overlap_of
-from edittools.tools._params import EditOperation
 from sandbox import Splice
 
 __all__ = ["streamed_multi_edit"]
@@ -35,8 +37,20 @@ __all__ = ["streamed_multi_edit"]
 Span = tuple[int, int, bytes]
 
 
+class Replacement(Protocol):
+    """One edit of a multi_edit: its text to find, the text to put there, and whether every
+    place is changed (the tool's parameter model has these fields)."""
+
+    @property
+    def old_string(self) -> str: ...
+    @property
+    def new_string(self) -> str: ...
+    @property
+    def replace_all(self) -> bool: ...
+
+
 def streamed_multi_edit(
-    ws: Workspace, call: Call, path: str, edits: list[EditOperation]
+    ws: Workspace, call: Call, path: str, edits: Sequence[Replacement]
 ) -> ToolResult:
     """Apply `edits` in order to the large file `path`, all or none (its lock held)."""
     needles = [e.old_string.encode() for e in edits]
@@ -83,7 +97,7 @@ def _place(
     fd: int,
     size: int,
     path: str,
-    edits: list[EditOperation],
+    edits: Sequence[Replacement],
     needles: list[bytes],
     found: list[list[tuple[int, int]]],
     tiers: list[str],
@@ -162,14 +176,14 @@ def _in_window(fd: int, size: int, needle: bytes, start: int, stop: int, middle:
     return False
 
 
-def _refused(number: int, edits: list[EditOperation], path: str, why: str) -> ToolError:
+def _refused(number: int, edits: Sequence[Replacement], path: str, why: str) -> ToolError:
     return _failed(number, edits, path, "too_large",
                    f"{path} is over the size cap, where the edits are placed in the file as it "
                    f"is, and {why}, so the order of the edits could matter. Make it a separate "
                    "edit call, or use apply_patch.", {"path": path})  # fmt: skip
 
 
-def _failed(number: int, edits: list[EditOperation], path: str, code: str, message: str,
+def _failed(number: int, edits: Sequence[Replacement], path: str, code: str, message: str,
             detail: dict[str, object]) -> ToolError:  # fmt: skip
     return ToolError(
         code,

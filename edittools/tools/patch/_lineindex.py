@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from edittools.tools._textlines import LINE_TIERS, Tier, identity
+from edittools.tools.matching import LINE_TIERS, Tier, identity
 
 EXACT = Tier("exact", identity)
 TIERS: tuple[Tier, ...] = (EXACT, *LINE_TIERS)

@@ -20,23 +20,15 @@ from contextlib import ExitStack
 
 from edittools._errors import ToolError
 from edittools.artifacts import ToolResult
-from edittools.change import (
-    Call,
-    change_result,
-    commit,
-    digest,
-    ensure_fresh,
-    open_for_change,
-    summary,
-    with_refs,
-)
+from edittools.change._call import Call
+from edittools.change._commit import change_result, commit, digest, open_for_change, with_refs
+from edittools.change._fresh import ensure_fresh
+from edittools.change._sentence import overlap_of, summary
+from edittools.change._streamed.scan import Scan, scan
+from edittools.change._streamed.text import check_text, crlf, crlf_file
+from edittools.change._streamed.windows import windowed_diff
 from edittools.diff import unified_excerpt
 from edittools.state import Workspace
-from edittools.tools._large.scan import Scan, scan
-from edittools.tools._large.text import check_text, crlf, crlf_file
-from edittools.tools._large.windows import windowed_diff
-from edittools.tools._matching import overlap_of
-from edittools.tools._params import EditParams
 from sandbox import Splice
 
 __all__ = ["streamed_edit"]
@@ -48,14 +40,17 @@ _SKIPPED = (
 )
 
 
-def streamed_edit(ws: Workspace, call: Call, path: str, params: EditParams) -> ToolResult:
-    """Apply `params` to the large file `path` without reading it into memory (lock held)."""
+def streamed_edit(
+    ws: Workspace, call: Call, path: str, old_string: str, new_string: str, *, replace_all: bool
+) -> ToolResult:
+    """Replace `old_string` with `new_string` in the large file `path` (every place with
+    `replace_all`) without reading it into memory (lock held)."""
     step = max(ws.options.scan_chunk_bytes, 1)
     with ExitStack() as held:
         # The new file is written by the kernel on another thread while the scan reads on.
         writer, fd = open_for_change(ws, call, path, held)
         check_text(path, os.pread(fd, 4096, 0))
-        needle, replacement = params.old_string.encode(), params.new_string.encode()
+        needle, replacement = old_string.encode(), new_string.encode()
         if needle == replacement:
             raise ToolError(
                 "no_change",
@@ -64,19 +59,19 @@ def streamed_edit(ws: Workspace, call: Call, path: str, params: EditParams) -> T
             )
         tier = "exact"
         size = os.fstat(fd).st_size
-        found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
+        found = scan(fd, needle, replacement, replace_all=replace_all, chunk=step,
                      writer=writer, checkpoint=call.pass_over(path, size))  # fmt: skip
         if not found.count and _BARE_LF.search(needle) and crlf_file(fd):
             tier = "newlines"
             needle, replacement = crlf(needle), crlf(replacement)
             if writer is not None:
                 writer.reset()
-            found = scan(fd, needle, replacement, replace_all=params.replace_all, chunk=step,
+            found = scan(fd, needle, replacement, replace_all=replace_all, chunk=step,
                          writer=writer, checkpoint=call.pass_over(path, size))  # fmt: skip
         version = found.version
         assert version is not None
         ensure_fresh(ws, call, path, None, version)
-        _check_found(path, found, params.replace_all)
+        _check_found(path, found, replace_all)
         assert found.new_digest is not None
         spans = tuple((s, s + len(needle), replacement) for s in found.starts)
         payload = windowed_diff(fd, version.size, path, spans, found.lines)

@@ -20,12 +20,13 @@ from contextlib import ExitStack
 
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload
-from edittools.change import Call, open_for_change
+from edittools.change._call import Call
+from edittools.change._commit import open_for_change
+from edittools.change._streamed.scan import FIND_KEPT, find_lines
+from edittools.change._streamed.text import check_text, crlf_file
+from edittools.change._streamed.windows import hash_and_diff
+from edittools.diff import FilePatch, PatchHunk
 from edittools.state import Workspace
-from edittools.tools._large.scan import FIND_KEPT, find_lines
-from edittools.tools._large.text import check_text, crlf_file
-from edittools.tools._large.windows import hash_and_diff
-from edittools.tools._patch import FilePatch, PatchHunk
 from sandbox import Splice, Staged, Version
 
 __all__ = ["streamed_patch"]

@@ -9,8 +9,8 @@ one `old_string` showed, `new_string`'s blank lines are written; a gap that drif
 
 from __future__ import annotations
 
-from edittools.tools._linemap import Unmappable, kept_as, kept_opcodes
-from edittools.tools._textlines import WS, Lines, strip_trailing
+from edittools.tools.matching._linemap import Unmappable, kept_as, kept_opcodes
+from edittools.tools.matching._textlines import WS, Lines, strip_trailing
 
 
 def _nonblank(lines: list[str]) -> list[int]:

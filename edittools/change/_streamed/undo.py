@@ -7,18 +7,12 @@ from contextlib import ExitStack
 
 from edittools._errors import ToolError
 from edittools.artifacts import ToolResult
-from edittools.change import (
-    Call,
-    change_result,
-    commit_all,
-    digest,
-    open_for_change,
-    summary,
-    with_refs,
-)
+from edittools.change._call import Call
+from edittools.change._commit import change_result, commit_all, digest, open_for_change, with_refs
+from edittools.change._sentence import summary
+from edittools.change._streamed.scan import hash_counting
+from edittools.change._streamed.windows import windowed_diff
 from edittools.state import Change, Workspace
-from edittools.tools._large.scan import hash_counting
-from edittools.tools._large.windows import windowed_diff
 from sandbox import FileWrite, SandboxError, Splice
 
 __all__ = ["streamed_undo"]
