@@ -167,7 +167,9 @@ def source_value(text: str, *, as_list: bool) -> list[str] | str:
     return [line for line in re.split(r"(?<=\n)", text) if line]
 
 
-def new_cell(notebook: Notebook, cell_type: str, source: str, cell_id: str | None) -> dict[str, Any]:
+def new_cell(
+    notebook: Notebook, cell_type: str, source: str, cell_id: str | None
+) -> dict[str, Any]:
     """A fresh cell of `cell_type`, its keys in the order the notebook's cells have them."""
     as_list = all(isinstance(c.data.get("source"), list) for c in notebook.cells)
     fields: dict[str, Any] = {
@@ -240,9 +242,7 @@ def _elements(text: str, at: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _style(
-    text: str, top: dict[str, Member], order: tuple[str, ...], cells: list[Cell]
-) -> Style:
+def _style(text: str, top: dict[str, Member], order: tuple[str, ...], cells: list[Cell]) -> Style:
     first = top[order[0]]
     opening = text.rfind("{", 0, first.start)
     lead = text[opening + 1 : first.start]

@@ -239,4 +239,3 @@ def _language(notebook: Notebook, kind: str) -> str | None:
     info = info.get("language_info", {}) if isinstance(info, dict) else {}
     extension = info.get("file_extension", ".py") if isinstance(info, dict) else ".py"
     return language_of(f"cell{extension}") if isinstance(extension, str) else "python"
-
