@@ -2,7 +2,7 @@
 
 The notebook is parsed twice: whole by `json.loads` (which judges it valid), and walked once
 for the offsets of the `cells` array, of each cell object and of each cell's members, the
-standard library's decoder finding where each value ends. New JSON is written as the file
+standard library's decoder finding where each key and value ends. New JSON is written as the file
 writes it (nbformat: indent 1, keys sorted, non-ASCII kept, separators `,` and `: `), found
 from the text itself: the indentation unit, the separators, whether non-ASCII is escaped and
 whether keys are sorted; a source is a list of lines, each ending in "\\n" but the last (or a
@@ -20,7 +20,6 @@ from edittools._errors import ToolError
 
 _WHITESPACE = " \t\n\r"
 _DECODER = json.JSONDecoder()
-_SCAN_STRING = json.decoder.scanstring
 # A \\u escape of a non-ASCII character (not itself an escaped backslash followed by "u").
 _ESCAPED_NON_ASCII = re.compile(
     r"(?<!\\)(?:\\\\)*\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})"
@@ -182,7 +181,7 @@ def new_cell(
         fields |= {"execution_count": None, "outputs": []}
     if cell_id is None:
         del fields["id"]
-    keys = _CODE_KEYS if cell_type == "code" else _MARKDOWN_KEYS
+    keys: tuple[str, ...] = _CODE_KEYS if cell_type == "code" else _MARKDOWN_KEYS
     if not notebook.style.sort_keys:
         like = [c for c in notebook.cells if c.cell_type == cell_type] or notebook.cells
         if like:
@@ -218,7 +217,7 @@ def _members(text: str, at: int) -> tuple[dict[str, Member], tuple[str, ...]]:
     at = _skip(text, at + 1)
     while text[at] != "}":
         start = at
-        key, at = _SCAN_STRING(text, at + 1)
+        key, at = _DECODER.raw_decode(text, at)
         at = _skip(text, _skip(text, at) + 1)  # past the colon
         _, end = _DECODER.raw_decode(text, at)
         members[key] = Member(key, start, at, end)
@@ -247,7 +246,7 @@ def _style(text: str, top: dict[str, Member], order: tuple[str, ...], cells: lis
     opening = text.rfind("{", 0, first.start)
     lead = text[opening + 1 : first.start]
     indent = lead.rsplit("\n", 1)[1] if "\n" in lead else None
-    key_end = _SCAN_STRING(text, first.start + 1)[1]
+    key_end = _DECODER.raw_decode(text, first.start)[1]
     key_separator = text[key_end : first.value_start]
     item_separator = ","
     if len(order) > 1:
