@@ -48,11 +48,14 @@ def edit_cell(ws: Workspace, params: EditCellParams, call: Call) -> ToolResult:
         return located
 
     def moved(base: Base, document: TextDocument) -> Locate:
-        # A cell named by its position: cells added or removed above it since the read move it.
+        # A cell named by its position: cells added or removed above it since the read move it;
+        # it is found again by its id, or else by where its first line went.
         read = parse(decode(base.data).text, path)
         if params.cell is None or _by_id(read, params.cell) is not None:
             return at(params.cell)
         cell = find(read, params.cell, path)
+        if cell.id is not None:
+            return at(cell.id)  # the cell the index named when the notebook was read
         line = line_now(path, base, document, read.text.count("\n", 0, cell.start))
         now = parse(document.text, path)
         starts = [c for c in now.cells if now.text.count("\n", 0, c.start) == line]

@@ -305,6 +305,20 @@ def test_a_cell_named_by_index_follows_cells_added_above_since_the_read(
     assert nb.read_text(encoding="utf-8") == nbformat_style(changed)
 
 
+def test_without_ids_an_index_follows_the_cell_by_where_it_went(
+    root: Path, session: Session
+) -> None:
+    plain = notebook([markdown(["# A"]), code(["x = 1"]), code(["y = 2"])], minor=4)
+    path = root / "old.ipynb"
+    path.write_text(nbformat_style(plain), encoding="utf-8")
+    session.read("old.ipynb")
+    plain["cells"].insert(1, markdown(["Added by someone else"]))
+    path.write_text(nbformat_style(plain), encoding="utf-8")
+    ok(session.edit_cell("old.ipynb", 2, "y = 3"))  # cell 2 as read: "y = 2"
+    plain["cells"][3] = code(["y = 3"])
+    assert path.read_text(encoding="utf-8") == nbformat_style(plain)
+
+
 def test_undo_puts_back_every_byte(nb: Path, session: Session) -> None:
     before = nb.read_bytes()
     for step in (
