@@ -105,6 +105,24 @@ class Caller:
             "edit_lines", {"path": path, "start": start, "end": end, "new_text": new_text}
         )
 
+    def edit_cell(
+        self,
+        path: str,
+        cell: str | int | None,
+        new_text: str = "",
+        *,
+        mode: str = "replace",
+        cell_type: str | None = None,
+    ) -> ToolResult:
+        """Replace the source of a notebook's `cell` (its id or 0-based index; a code cell's
+        outputs and execution count are cleared), insert a new cell after it (`mode="insert"`;
+        `cell=None`: at the top), or delete it (`mode="delete"`)."""
+        arguments: dict[str, Any] = {"path": path, "cell": cell, "new_text": new_text}
+        arguments["mode"] = mode
+        if cell_type is not None:
+            arguments["cell_type"] = cell_type
+        return self.call("edit_cell", arguments)
+
     def write(self, path: str, content: str) -> ToolResult:
         """Create a file or replace its whole content."""
         return self.call("write", {"path": path, "content": content})

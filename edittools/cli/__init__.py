@@ -29,6 +29,7 @@ _HOMES = {
     "edit": "_tools",
     "edit-symbol": "_tools",
     "edit-lines": "_tools",
+    "edit-cell": "_tools",
     "apply-patch": "_tools",
     "undo": "_tools",
     "log": "_tools",

@@ -1,5 +1,5 @@
 """Commands that run the tools from a shell: read, symbols, read-symbol, write, edit,
-edit-symbol, edit-lines, apply-patch, undo, log, blame, serve.
+edit-symbol, edit-lines, edit-cell, apply-patch, undo, log, blame, serve.
 
 Every command that takes `--root` also takes `--state-dir` (where that root's state is kept).
 """
@@ -65,7 +65,7 @@ def _register_reads(sub: Any) -> None:
 
 
 def _register_changes(sub: Any) -> None:
-    """write, edit, edit-symbol, edit-lines, apply-patch, undo."""
+    """write, edit, edit-symbol, edit-lines, edit-cell, apply-patch, undo."""
     p = _tool_parser(sub, "write", cmd_write, "create or replace a file", changes=True)
     p.add_argument("path")
     p.add_argument("content", nargs="?", help="the new content (default: standard input)")
@@ -101,6 +101,20 @@ def _register_changes(sub: Any) -> None:
     p.add_argument("start", help="the first line's anchor, as read --anchors shows it (12#a3f)")
     p.add_argument("end", help="the last line's anchor")
     p.add_argument("new_text", nargs="?", help=_NEW_TEXT_HELP)
+
+    p = _tool_parser(
+        sub, "edit-cell", cmd_edit_cell, "replace, insert or delete a notebook cell", changes=True
+    )
+    p.add_argument("path")
+    p.add_argument("new_text", nargs="?", help="the cell's new source (default: standard input)")
+    p.add_argument("--cell", help="the cell's id or 0-based index (insert: the one it follows)")
+    p.add_argument(
+        "--mode",
+        choices=("replace", "insert", "delete"),
+        default="replace",
+        help="replace the cell's source (default), insert a cell after it, or delete it",
+    )
+    p.add_argument("--cell-type", choices=("code", "markdown"), help="the cell's type")
 
     p = _tool_parser(
         sub, "apply-patch", cmd_apply_patch, "apply a unified diff or patch", changes=True
@@ -337,6 +351,23 @@ def cmd_edit_lines(args: argparse.Namespace) -> int:
         "new_text": _new_text(args),
     }
     return _run(args, "edit_lines", arguments)
+
+
+def cmd_edit_cell(args: argparse.Namespace) -> int:
+    """Replace the source of a notebook's cell (a code cell's outputs and execution count are
+    cleared), insert a new cell after it (--mode insert; without --cell, at the top), or delete
+    it (--mode delete); the source from the argument or standard input. Shows the diff.
+
+    example: edittools edit-cell --root . analysis.ipynb 'df.describe()' --cell 3
+    example: edittools edit-cell --root . analysis.ipynb --mode delete --cell a1b2c3d4
+    example: edittools edit-cell --root . analysis.ipynb '# Setup' --mode insert --cell-type markdown
+    """
+    arguments: dict[str, Any] = {"path": args.path, "cell": args.cell, "mode": args.mode}
+    if args.mode != "delete":
+        arguments["new_text"] = _new_text(args)
+    if args.cell_type is not None:
+        arguments["cell_type"] = args.cell_type
+    return _run(args, "edit_cell", arguments)
 
 
 def _new_text(args: argparse.Namespace) -> str:

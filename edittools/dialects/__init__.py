@@ -29,6 +29,7 @@ from edittools.dialects._mcp import (
 from edittools.dialects._names import (
     CLAUDE_EDIT,
     CLAUDE_MULTI_EDIT,
+    CLAUDE_NOTEBOOK_EDIT,
     CLAUDE_READ,
     CLAUDE_WRITE,
     CODEX_APPLY_PATCH,
@@ -46,6 +47,7 @@ from edittools.dialects._zeus import result_to_zeus, zeus_to_result
 __all__ = [
     "CLAUDE_EDIT",
     "CLAUDE_MULTI_EDIT",
+    "CLAUDE_NOTEBOOK_EDIT",
     "CLAUDE_READ",
     "CLAUDE_WRITE",
     "CODEAGENT_SCHEMA_ID",

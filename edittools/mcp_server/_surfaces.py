@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -19,6 +19,7 @@ from edittools.artifacts import CodeArtifact, DiffArtifact, ToolResult
 from edittools.artifacts.builders import error_result
 from edittools.dialects import (
     CLAUDE_EDIT,
+    CLAUDE_NOTEBOOK_EDIT,
     CLAUDE_READ,
     CLAUDE_WRITE,
     CODEX_APPLY_PATCH,
@@ -75,7 +76,7 @@ def _edittools() -> list[SurfaceTool]:
     return [_catalogue_tool(spec) for spec in TOOLS.values()]
 
 
-# claude-code: Read, Write, Edit.
+# claude-code: Read, Write, Edit, NotebookEdit.
 
 
 class ClaudeReadParams(ToolParams):
@@ -98,6 +99,31 @@ class ClaudeEditParams(ToolParams):
     )
     new_string: str = Field(description="The text to replace it with; must differ from old_string.")
     replace_all: bool = Field(default=False, description="Replace every occurrence of old_string.")
+
+
+class ClaudeNotebookEditParams(ToolParams):
+    notebook_path: str = Field(
+        description="The notebook (.ipynb), relative to the workspace root (or absolute inside it)."
+    )
+    cell_id: str | None = Field(
+        default=None,
+        description="The cell's id (or its 0-based index). For insert, the new cell goes after "
+        "this one; without it, at the beginning.",
+    )
+    new_source: str = Field(description="The cell's new source (ignored by delete).")
+    cell_type: Literal["code", "markdown"] | None = Field(
+        default=None,
+        description="The cell's type: for replace, the cell's own by default; for insert, code.",
+    )
+    edit_mode: Literal["replace", "insert", "delete"] = Field(
+        default="replace", description="replace the cell's source, insert a new cell, or delete it."
+    )
+
+
+def _claude_notebook_edit(session: Caller, p: ClaudeNotebookEditParams) -> ToolResult:
+    source = "" if p.edit_mode == "delete" else p.new_source
+    return session.edit_cell(p.notebook_path, p.cell_id, source, mode=p.edit_mode,
+                             cell_type=p.cell_type)  # fmt: skip
 
 
 def _claude_read(session: Caller, p: ClaudeReadParams) -> ToolResult:
@@ -138,6 +164,20 @@ def _claude_code() -> list[SurfaceTool]:
                 ),
             ),
             **like("edit"),
+        ),
+        SurfaceTool(
+            name=CLAUDE_NOTEBOOK_EDIT,
+            title="Edit a notebook cell",
+            description=(
+                "Change one cell of a Jupyter notebook (.ipynb) you have read: replace its source "
+                "(a code cell's outputs and execution count are cleared), insert a new cell after "
+                "cell_id (edit_mode=insert; without cell_id, at the beginning), or delete it "
+                "(edit_mode=delete). cell_id is the cell's id, or its 0-based index. Every other "
+                "byte of the file is kept; the result is a diff of that cell."
+            ),
+            input_schema=schema_of(ClaudeNotebookEditParams),
+            call=validated(CLAUDE_NOTEBOOK_EDIT, ClaudeNotebookEditParams, _claude_notebook_edit),
+            **like("edit_cell"),
         ),
     ]
 

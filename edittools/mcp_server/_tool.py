@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from edittools import Caller, ToolError
 from edittools.artifacts import ToolResult
-from edittools.tools import TOOLS, ToolParams, input_schema
+from edittools.tools import OPERATIONS, ToolParams, input_schema
 
 Call = Callable[[Caller, Mapping[str, Any]], ToolResult]
 
@@ -50,7 +50,7 @@ def validated(name: str, model: type[ToolParams], run: Callable[[Caller, Any], T
 
 def like(name: str) -> dict[str, Any]:
     """The hints of catalogue tool `name`, as keyword arguments of a `SurfaceTool`."""
-    spec = TOOLS[name]
+    spec = OPERATIONS[name]
     return {
         "read_only": spec.read_only,
         "destructive": spec.destructive,

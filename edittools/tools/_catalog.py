@@ -11,6 +11,7 @@ from edittools.tools._params import (
     AcceptParams,
     ApplyPatchParams,
     ChangesParams,
+    EditCellParams,
     EditLinesParams,
     EditParams,
     EditSymbolParams,
@@ -192,6 +193,16 @@ OPERATIONS: dict[str, ToolSpec] = {
         idempotent=False,
         title="Replace lines between anchors",
     ),
+    "edit_cell": ToolSpec(
+        "edit_cell",
+        "Change one cell of a Jupyter notebook (.ipynb) you have read: replace its source "
+        "(mode=replace; a code cell's outputs and execution count are cleared), insert a new "
+        "cell after it (mode=insert; no cell: at the top), or delete it (mode=delete). Name the "
+        "cell by its id or its 0-based index. Every other byte of the file is kept.",
+        EditCellParams, "edittools.tools.notebook", read_only=False, destructive=True,
+        idempotent=False,
+        title="Change one notebook cell",
+    ),
     "accept": ToolSpec(
         "accept",
         "Mark hunks of a file's net diff since a checkpoint as reviewed.",
@@ -200,7 +211,7 @@ OPERATIONS: dict[str, ToolSpec] = {
 }  # fmt: skip
 """Everything the runner runs: the listed tools, and operations only some surfaces or the review
 show (insert, apply_patch_overwriting; changes, rewind, reject, accept; the tools by structure
-and anchor: symbols, read_symbol, edit_symbol, edit_lines)."""
+and anchor: symbols, read_symbol, edit_symbol, edit_lines; edit_cell, for notebooks)."""
 
 
 def input_schema(params: type[ToolParams]) -> dict[str, Any]:

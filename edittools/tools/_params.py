@@ -133,6 +133,30 @@ class EditLinesParams(ToolParams):
     new_text: str = Field(description="The lines that take their place (empty deletes them).")
 
 
+class EditCellParams(ToolParams):
+    """Replace, insert or delete one cell of a Jupyter notebook (.ipynb)."""
+
+    path: str = Field(description=PATH_HELP)
+    cell: str | int | None = Field(
+        default=None,
+        description="The cell: its id, or its 0-based index. For insert, the cell the new one "
+        "goes after (omit it to insert at the top).",
+    )
+    new_text: str = Field(
+        default="", description="The cell's new source, for replace and insert (not delete)."
+    )
+    mode: Literal["replace", "insert", "delete"] = Field(
+        default="replace",
+        description="replace: the cell's source (a code cell's outputs and execution count are "
+        "cleared); insert: a new cell after `cell`; delete: the cell.",
+    )
+    cell_type: Literal["code", "markdown"] | None = Field(
+        default=None,
+        description="The cell's type: for replace, the cell's own by default (another turns it "
+        "into that type); for insert, code by default.",
+    )
+
+
 class UndoParams(ToolParams):
     """Restore a file to its content before this session's last change to it."""
 

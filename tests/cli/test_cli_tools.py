@@ -285,3 +285,24 @@ def test_format_and_diagnostics_follow_the_projects_own_tools(root, capsys):
     code = main(["edit", "--root", str(root), "--diagnostics", "off", "m.py", '{"a": 1}', "2"])
     out = capsys.readouterr().out
     assert code == 0 and "F401" not in out
+
+
+def test_edit_cell_replaces_inserts_and_deletes_notebook_cells(root, capsys):
+    import json
+
+    cell = {"cell_type": "code", "execution_count": 5, "id": "abc-1234", "metadata": {},
+            "outputs": [], "source": ["x = 1"]}  # fmt: skip
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = root / "n.ipynb"
+    path.write_text(json.dumps(notebook, sort_keys=True, indent=1) + "\n")
+    status, out = _cli(capsys, root, "edit-cell", "n.ipynb", "x = 2", "--cell", "abc-1234")
+    assert status == 0 and "Replaced cell 0 (id abc-1234) of n.ipynb (+2 -2)." in out
+    status, result = _json(capsys, root, "edit-cell", "n.ipynb", "# T", "--mode", "insert",
+                           "--cell-type", "markdown")  # fmt: skip
+    assert status == 0 and result.artifact is not None and result.artifact.kind == "diff"
+    status, out = _cli(capsys, root, "edit-cell", "n.ipynb", "--cell", "1", "--mode", "delete")
+    assert status == 0, out
+    cells = json.loads(path.read_text())["cells"]
+    assert [(c["cell_type"], c["source"]) for c in cells] == [("markdown", ["# T"])]
+    status, out = _cli(capsys, root, "edit-cell", "n.ipynb", "y", "--cell", "nope")
+    assert status == 1 and "no_match" in out

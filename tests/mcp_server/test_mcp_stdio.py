@@ -157,12 +157,37 @@ def test_claude_code_surface_read_then_edit(root: Path) -> None:
             return list(tools), read, edit
 
     names, read, edit = anyio.run(scenario)
-    assert names == ["Read", "Write", "Edit"]
+    assert names == ["Read", "Write", "Edit", "NotebookEdit"]
     assert read.is_error is False
     assert text_of(read).startswith("     1\tdef greet(name):\n     2\t")
     assert "Use offset=3 to read more" in text_of(read)
     assert edit.is_error is False, text_of(edit)
     assert (root / "app.py").read_text() == SOURCE.replace("greet", "welcome")
+
+
+def test_claude_code_surface_edits_a_notebook_cell(root: Path) -> None:
+    cells = [{"cell_type": "code", "execution_count": 2, "id": "c1-abcdef", "metadata": {},
+              "outputs": [{"name": "stdout", "output_type": "stream", "text": ["2\n"]}],
+              "source": ["1 + 1"]}]  # fmt: skip
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    text = json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    (root / "n.ipynb").write_text(text)
+
+    async def scenario() -> types.CallToolResult:
+        async with connected(root, "claude-code") as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            await client.call_tool("Read", {"file_path": str(root / "n.ipynb")})
+            arguments = {"notebook_path": "n.ipynb", "cell_id": "c1-abcdef", "new_source": "2 + 2"}
+            edit = await client.call_tool("NotebookEdit", arguments)
+            check_answer(edit, tools["NotebookEdit"])
+            return edit
+
+    edit = anyio.run(scenario)
+    assert edit.is_error is False, text_of(edit)
+    assert result_of(edit)["artifact"]["kind"] == "diff"
+    cells[0] |= {"source": ["2 + 2"], "outputs": [], "execution_count": None}
+    want = json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    assert (root / "n.ipynb").read_text() == want
 
 
 def test_anthropic_surface_view_insert_and_replace(root: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,7 @@ def test_surfaces_show_the_names_agents_are_trained_on() -> None:
     names = {d: [t.name for t in surface_tools(d)] for d in SURFACES}
     assert names == {
         "edittools": ["read", "write", "edit", "multi_edit", "apply_patch", "undo"],
-        "claude-code": ["Read", "Write", "Edit"],
+        "claude-code": ["Read", "Write", "Edit", "NotebookEdit"],
         "anthropic": ["str_replace_based_edit_tool"],
         "mcp-filesystem": ["read_text_file", "write_file", "edit_file"],
         "codex": ["apply_patch"],
@@ -212,3 +213,46 @@ def test_insert_accepts_new_str_as_the_text(session: Session) -> None:
     assert not result.is_error, result.value
     assert result.value.startswith("Inserted text after line 0 of notes.txt (+1 -0).\n")
     assert (session.sandbox.root / "notes.txt").read_text() == "zero\none\ntwo\nthree\n"
+
+
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "code", "execution_count": 1, "id": "first-01", "metadata": {},
+         "outputs": [{"name": "stdout", "output_type": "stream", "text": ["1\n"]}],
+         "source": ["print(1)"]},
+    ],
+    "metadata": {},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}  # fmt: skip
+
+
+def test_claude_code_notebook_edit_replaces_inserts_and_deletes_cells(
+    root: Path, session: Session
+) -> None:
+    path = root / "n.ipynb"
+    path.write_text(json.dumps(NOTEBOOK, sort_keys=True, indent=1) + "\n")
+    edit = tool("claude-code", "NotebookEdit")
+    session.read("n.ipynb")
+    replaced = edit.call(
+        session, {"notebook_path": str(path), "cell_id": "first-01", "new_source": "print(2)"}
+    )
+    assert not replaced.is_error, replaced.value
+    assert conforms(replaced)["artifact"]["kind"] == "diff"
+    inserted = edit.call(session, {"notebook_path": "n.ipynb", "cell_id": "first-01",
+                                   "new_source": "# End", "cell_type": "markdown",
+                                   "edit_mode": "insert"})  # fmt: skip
+    assert not inserted.is_error, inserted.value
+    cells = json.loads(path.read_text())["cells"]
+    assert [c["source"] for c in cells] == [["print(2)"], ["# End"]]
+    assert cells[0]["outputs"] == [] and cells[0]["execution_count"] is None
+    deleted = edit.call(
+        session,
+        {"notebook_path": "n.ipynb", "cell_id": "0", "new_source": "", "edit_mode": "delete"},
+    )
+    assert not deleted.is_error, deleted.value
+    assert [c["cell_type"] for c in json.loads(path.read_text())["cells"]] == ["markdown"]
+    missing = edit.call(session, {"notebook_path": "n.ipynb", "cell_id": "x", "new_source": ""})
+    assert code_of(missing) == "no_match"
+    wrong = edit.call(session, {"notebook_path": "n.ipynb", "edit_mode": "move", "new_source": ""})
+    assert code_of(wrong) == "invalid_arguments" and "edit_mode" in wrong.value
