@@ -115,7 +115,7 @@ class Caller:
         cell_type: str | None = None,
     ) -> ToolResult:
         """Replace the source of a notebook's `cell` (its id or 0-based index; a code cell's
-        outputs and execution count are cleared), insert a new cell after it (`mode="insert"`;
+        outputs and execution count are kept), insert a new cell after it (`mode="insert"`;
         `cell=None`: at the top), or delete it (`mode="delete"`)."""
         arguments: dict[str, Any] = {"path": path, "cell": cell, "new_text": new_text}
         arguments["mode"] = mode

@@ -355,7 +355,7 @@ def cmd_edit_lines(args: argparse.Namespace) -> int:
 
 def cmd_edit_cell(args: argparse.Namespace) -> int:
     """Replace the source of a notebook's cell (a code cell's outputs and execution count are
-    cleared), insert a new cell after it (--mode insert; without --cell, at the top), or delete
+    kept), insert a new cell after it (--mode insert; without --cell, at the top), or delete
     it (--mode delete); the source from the argument or standard input. Shows the diff.
 
     example: edittools edit-cell --root . analysis.ipynb 'df.describe()' --cell 3

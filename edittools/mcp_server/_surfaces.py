@@ -170,7 +170,7 @@ def _claude_code() -> list[SurfaceTool]:
             title="Edit a notebook cell",
             description=(
                 "Change one cell of a Jupyter notebook (.ipynb) you have read: replace its source "
-                "(a code cell's outputs and execution count are cleared), insert a new cell after "
+                "(a code cell's outputs and execution count are kept), insert a new cell after "
                 "cell_id (edit_mode=insert; without cell_id, at the beginning), or delete it "
                 "(edit_mode=delete). cell_id is the cell's id, or its 0-based index. Every other "
                 "byte of the file is kept; the result is a diff of that cell."

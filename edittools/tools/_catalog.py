@@ -196,7 +196,7 @@ OPERATIONS: dict[str, ToolSpec] = {
     "edit_cell": ToolSpec(
         "edit_cell",
         "Change one cell of a Jupyter notebook (.ipynb) you have read: replace its source "
-        "(mode=replace; a code cell's outputs and execution count are cleared), insert a new "
+        "(mode=replace; a code cell's outputs and execution count are kept), insert a new "
         "cell after it (mode=insert; no cell: at the top), or delete it (mode=delete). Name the "
         "cell by its id or its 0-based index. Every other byte of the file is kept.",
         EditCellParams, "edittools.tools.notebook", read_only=False, destructive=True,

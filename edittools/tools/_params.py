@@ -148,7 +148,7 @@ class EditCellParams(ToolParams):
     mode: Literal["replace", "insert", "delete"] = Field(
         default="replace",
         description="replace: the cell's source (a code cell's outputs and execution count are "
-        "cleared); insert: a new cell after `cell`; delete: the cell.",
+        "kept); insert: a new cell after `cell`; delete: the cell.",
     )
     cell_type: Literal["code", "markdown"] | None = Field(
         default=None,

@@ -1,11 +1,11 @@
 """The edit_cell tool: replace, insert or delete one cell of a Jupyter notebook (nbformat 4).
 
 A locator like any other: it parses the notebook's JSON, finds the exact span of the cell (or of
-its `source`, `outputs` and `execution_count` values) in the text, and replaces only that span
-with JSON written in the file's own style, so every other byte is kept and the diff shows that
-cell alone. A code cell whose source is replaced loses its outputs and execution count, as in
-Jupyter; a new cell gets a fresh id when the notebook's cells have ids. The read, freshness,
-the commit, the undo entry and the diff are `change.execute`'s.
+its `source` value) in the text, and replaces only that span with JSON written in the file's own
+style, so every other byte is kept and the diff shows that cell alone. A code cell whose source
+is replaced keeps its outputs and execution count byte for byte (they are the kernel's record, not
+the editor's); a new cell gets a fresh id when the notebook's cells have ids. The read,
+freshness, the commit, the undo entry and the diff are `change.execute`'s.
 """
 
 from __future__ import annotations
@@ -118,8 +118,8 @@ def _relied(notebook: Notebook, start: int, end: int) -> list[tuple[int, int]]:
 def _replaced(
     ws: Workspace, notebook: Notebook, cell: Cell, params: EditCellParams, path: str
 ) -> Placed:
-    """The cell's source replaced (its outputs and count cleared), or the cell rewritten whole
-    when its type changes."""
+    """The cell's source replaced (its outputs and count kept), or the cell rewritten whole when
+    its type changes."""
     source = params.new_text.replace("\r\n", "\n")
     kind = params.cell_type or cell.cell_type
     _refuse_placeholders(ws, notebook, cell, kind, source, path)
@@ -128,7 +128,7 @@ def _replaced(
     if kind != cell.cell_type or "source" not in cell.members:
         whole = retyped(cell, kind, source, sort_keys=notebook.style.sort_keys)
         headline += f", now a {kind} cell" if kind != cell.cell_type else ""
-        said = _cleared(cell)
+        said = _dropped(cell) if kind != "code" else ""
         return Placed(((cell.start, cell.end, notebook.dump(whole, cell.start)),), headline,
                       relied, said)  # fmt: skip
     if source == cell.source:
@@ -136,36 +136,21 @@ def _replaced(
     as_list = not isinstance(cell.data.get("source"), str)
     member = cell.members["source"]
     new = notebook.dump(source_value(source, as_list=as_list), member.start)
-    spans = [(member.value_start, member.value_end, new)]
-    if kind == "code":
-        spans += _clearing(notebook, cell)
-    spans.sort()
-    return Placed(spans, headline, relied, said=_cleared(cell))
+    return Placed.span(member.value_start, member.value_end, new, relied[0], headline)
 
 
-def _clearing(notebook: Notebook, cell: Cell) -> list[tuple[int, int, str]]:
-    """The spans that empty a code cell's outputs and clear its execution count."""
-    spans = []
-    outputs = cell.members.get("outputs")
-    if outputs is not None and cell.data.get("outputs"):
-        spans.append((outputs.value_start, outputs.value_end, "[]"))
-    count = cell.members.get("execution_count")
-    if count is not None and cell.data.get("execution_count") is not None:
-        spans.append((count.value_start, count.value_end, "null"))
-    return spans
-
-
-def _cleared(cell: Cell) -> str:
-    """What replacing the source of `cell` cleared, as the result says it."""
+def _dropped(cell: Cell) -> str:
+    """What a code cell turned into markdown lost, as the result says it (a markdown cell has no
+    outputs and no execution count)."""
     outputs = cell.data.get("outputs")
-    cleared = []
+    dropped = []
     if isinstance(outputs, list) and outputs:
-        cleared.append(f"its {len(outputs)} output{'s' if len(outputs) != 1 else ''}")
+        dropped.append(f"its {len(outputs)} output{'s' if len(outputs) != 1 else ''}")
     if cell.data.get("execution_count") is not None:
-        cleared.append("its execution count")
-    if not cleared:
+        dropped.append("its execution count")
+    if not dropped:
         return ""
-    return f"Cleared {' and '.join(cleared)}, as Jupyter does when a cell's source changes."
+    return f"Dropped {' and '.join(dropped)}: a markdown cell has none."
 
 
 def _inserted(

@@ -296,7 +296,7 @@ def test_edit_cell_replaces_inserts_and_deletes_notebook_cells(root, capsys):
     path = root / "n.ipynb"
     path.write_text(json.dumps(notebook, sort_keys=True, indent=1) + "\n")
     status, out = _cli(capsys, root, "edit-cell", "n.ipynb", "x = 2", "--cell", "abc-1234")
-    assert status == 0 and "Replaced cell 0 (id abc-1234) of n.ipynb (+2 -2)." in out
+    assert status == 0 and "Replaced cell 0 (id abc-1234) of n.ipynb (+1 -1)." in out
     status, result = _json(capsys, root, "edit-cell", "n.ipynb", "# T", "--mode", "insert",
                            "--cell-type", "markdown")  # fmt: skip
     assert status == 0 and result.artifact is not None and result.artifact.kind == "diff"

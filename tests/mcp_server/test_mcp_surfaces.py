@@ -245,7 +245,8 @@ def test_claude_code_notebook_edit_replaces_inserts_and_deletes_cells(
     assert not inserted.is_error, inserted.value
     cells = json.loads(path.read_text())["cells"]
     assert [c["source"] for c in cells] == [["print(2)"], ["# End"]]
-    assert cells[0]["outputs"] == [] and cells[0]["execution_count"] is None
+    assert cells[0]["outputs"] == NOTEBOOK["cells"][0]["outputs"]  # kept, as the count is
+    assert cells[0]["execution_count"] == NOTEBOOK["cells"][0]["execution_count"]
     deleted = edit.call(
         session,
         {"notebook_path": "n.ipynb", "cell_id": "0", "new_source": "", "edit_mode": "delete"},
