@@ -11,8 +11,10 @@ string, in a cell that has one).
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,6 +152,28 @@ def not_a_notebook(path: str, why: str) -> ToolError:
         f"{path} cannot be edited by cell: {why}. Read it and use edit or write instead.",
         {"path": path, "reason": "not_a_notebook"},
     )
+
+
+def invalid(data: Any) -> str | None:
+    """Why the notebook `data` is not valid nbformat 4 (None: it is), as nbformat's validator
+    says it. A missing or repeated cell id, which the validator repairs in its copy with a
+    warning, is invalid here: the file would keep it."""
+    import nbformat  # here: a tenth of a second to import, paid by the first cell edit only
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            nbformat.validate(copy.deepcopy(data), version=4)
+        except nbformat.ValidationError as exc:
+            where = "".join(
+                f"[{part}]" if isinstance(part, int) else f".{part}"
+                for part in getattr(exc, "absolute_path", ())
+            )
+            return f"{exc.message} (at {where.lstrip('.')})" if where else str(exc.message)
+    for warning in caught:
+        if type(warning.message).__name__ in ("MissingIDFieldWarning", "DuplicateCellId"):
+            return str(warning.message).split(" You may want", 1)[0]
+    return None
 
 
 def source_text(source: Any) -> str:

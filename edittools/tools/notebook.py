@@ -10,6 +10,8 @@ freshness, the commit, the undo entry and the diff are `change.execute`'s.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import uuid
 from typing import Any
@@ -20,7 +22,15 @@ from edittools.artifacts import ToolResult
 from edittools.change import Base, Call, Locate, Placed, execute, line_now, lines_of, resolved
 from edittools.state import Workspace
 from edittools.syntax import language_of
-from edittools.tools._cells import Cell, Notebook, new_cell, parse, retyped, source_value
+from edittools.tools._cells import (
+    Cell,
+    Notebook,
+    invalid,
+    new_cell,
+    parse,
+    retyped,
+    source_value,
+)
 from edittools.tools._params import EditCellParams
 from sandbox import TextDocument, decode
 
@@ -40,10 +50,12 @@ def edit_cell(ws: Workspace, params: EditCellParams, call: Call) -> ToolResult:
             notebook = parse(document.text, path)
             cell = None if ref is None else find(notebook, ref, path)
             if params.mode == "delete":
-                return _deleted(notebook, _needed(cell, params.mode), path)
-            if params.mode == "insert":
-                return _inserted(notebook, cell, params, path, fresh)
-            return _replaced(ws, notebook, _needed(cell, params.mode), params, path)
+                placed = _deleted(notebook, _needed(cell, params.mode), path)
+            elif params.mode == "insert":
+                placed = _inserted(notebook, cell, params, path, fresh)
+            else:
+                placed = _replaced(ws, notebook, _needed(cell, params.mode), params, path)
+            return _validated(notebook, placed, path)
 
         return located
 
@@ -193,6 +205,31 @@ def _deleted(notebook: Notebook, cell: Cell, path: str) -> Placed:
         start, end = cells[cell.index - 1].end, cell.end
     headline = f"Deleted {cell.cell_type} {cell.describe()} of {path}"
     return Placed.span(start, end, "", _relied(notebook, cell.start, cell.end)[0], headline)
+
+
+def _validated(notebook: Notebook, placed: Placed, path: str) -> Placed:
+    """`placed`, when the notebook it makes is valid nbformat 4; refused (`invalid_arguments`,
+    reason `invalid_notebook`) when it is not. A notebook that was not valid before the change
+    can still be changed, and the result says what nbformat finds wrong with it."""
+    if not placed.spans:
+        return placed
+    text, last = [], 0
+    for start, end, new in placed.spans:
+        text += [notebook.text[last:start], new]
+        last = end
+    why = invalid(json.loads("".join(text) + notebook.text[last:]))
+    if why is None:
+        return placed
+    if (before := invalid(notebook.data)) is not None:
+        note = f"{path} was not valid nbformat before this change either: {before}."
+        return dataclasses.replace(placed, said=" ".join(filter(None, (placed.said, note))))
+    raise ToolError(
+        "invalid_arguments",
+        f"Not changed: {placed.headline[:1].lower()}{placed.headline[1:]} would make it invalid "
+        f"nbformat: {why}. The notebook must stay valid; change the call (another cell type, "
+        "say) or edit the cell's JSON with edit.",
+        {"path": path, "reason": "invalid_notebook", "message": why},
+    )
 
 
 def _unique(fresh: str, notebook: Notebook) -> str:

@@ -10,6 +10,7 @@ dumped in the same style, which says both that the JSON is right and that no oth
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import re
 import tempfile
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from edittools import Session
 from edittools.artifacts import DiffArtifact, ToolResult
 
+nbformat: Any = importlib.import_module("nbformat")  # untyped: Any, not a stub to install
 _ID = re.compile(r"^[a-zA-Z0-9-_]{8,}$")
 
 
@@ -217,7 +219,7 @@ def test_another_style_is_kept(
         text = json.dumps(nb, indent=indent, ensure_ascii=ensure_ascii)
         return (text + "\n").replace("\n", newline)
 
-    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"title": "Ünïcode"},
+    nb: dict[str, Any] = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"title": "Ünïcode"},
           "cells": [{"id": "first-01", "cell_type": "code", "source": ["a = 'é'"],
                      "metadata": {}, "outputs": [STREAM], "execution_count": 2}]}  # fmt: skip
     path = root / "s.ipynb"
@@ -320,12 +322,9 @@ def test_without_ids_an_index_follows_the_cell_by_where_it_went(
 
 def test_undo_puts_back_every_byte(nb: Path, session: Session) -> None:
     before = nb.read_bytes()
-    for step in (
-        lambda: session.edit_cell("a.ipynb", "load-002", "pass"),
-        lambda: session.edit_cell("a.ipynb", None, "top()", mode="insert"),
-        lambda: session.edit_cell("a.ipynb", "plot-003", mode="delete"),
-    ):
-        ok(step())
+    ok(session.edit_cell("a.ipynb", "load-002", "pass"))
+    ok(session.edit_cell("a.ipynb", None, "top()", mode="insert"))
+    ok(session.edit_cell("a.ipynb", "plot-003", mode="delete"))
     for _ in range(3):
         assert not session.undo("a.ipynb").is_error
     assert nb.read_bytes() == before
@@ -340,11 +339,97 @@ def test_a_dry_run_writes_nothing(nb: Path, session: Session) -> None:
 
 
 def test_the_result_is_a_valid_notebook_for_nbformat(nb: Path, session: Session) -> None:
-    nbformat = pytest.importorskip("nbformat")
     ok(session.edit_cell("a.ipynb", "load-002", "x = 1\ny = 2"))
     ok(session.edit_cell("a.ipynb", None, "# Top", mode="insert", cell_type="markdown"))
     ok(session.edit_cell("a.ipynb", "plot-003", mode="delete"))
     nbformat.validate(nbformat.read(str(nb), as_version=4))
+
+
+# Notebooks made and written by nbformat itself, and its validator after every change.
+
+
+def made_by_nbformat() -> Any:
+    v4 = nbformat.v4
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nb = v4.new_notebook(metadata={"kernelspec": kernel})
+    result = v4.new_output("execute_result", {"text/plain": "6.283185307179586"}, execution_count=7)
+    stream = v4.new_output("stream", text="hi\n")
+    nb.cells = [
+        v4.new_markdown_cell("# Résumé\nA notebook nbformat wrote."),
+        v4.new_code_cell("import math\nmath.tau", execution_count=7, outputs=[result]),
+        v4.new_code_cell("print('hi')", execution_count=8, outputs=[stream]),
+    ]
+    return nb
+
+
+def written(nb: Any, path: Path) -> str:
+    nbformat.write(nb, str(path))
+    return path.read_text(encoding="utf-8")
+
+
+def test_a_notebook_nbformat_wrote_stays_what_nbformat_would_write(
+    root: Path, session: Session
+) -> None:
+    path = root / "made.ipynb"
+    nb = made_by_nbformat()
+    first, code_id, last = (cell.id for cell in nb.cells)
+    written(nb, path)
+    session.read("made.ipynb")
+    ok(session.edit_cell("made.ipynb", code_id, "import math\nmath.tau / 2"))
+    nb.cells[1].source = "import math\nmath.tau / 2"  # its outputs and count kept
+    assert path.read_text(encoding="utf-8") == nbformat.writes(nb) + "\n"
+    ok(session.edit_cell("made.ipynb", first, "## Part", mode="insert", cell_type="markdown"))
+    new_id = nbformat.read(str(path), as_version=4).cells[1].id
+    nb.cells.insert(1, nbformat.v4.new_markdown_cell("## Part", id=new_id))
+    assert path.read_text(encoding="utf-8") == nbformat.writes(nb) + "\n"
+    ok(session.edit_cell("made.ipynb", last, mode="delete"))
+    del nb.cells[3]
+    assert path.read_text(encoding="utf-8") == nbformat.writes(nb) + "\n"
+    nbformat.validate(nbformat.read(str(path), as_version=4))
+
+
+def test_a_change_that_would_make_the_notebook_invalid_is_refused(
+    root: Path, session: Session
+) -> None:
+    # A markdown cell may hold any `collapsed`; a code cell's must be a boolean.
+    nb = made_by_nbformat()
+    nb.cells[0].metadata["collapsed"] = "yes"
+    path = root / "made.ipynb"
+    before = written(nb, path).encode()
+    nbformat.validate(nbformat.read(str(path), as_version=4))
+    session.read("made.ipynb")
+    result = session.edit_cell("made.ipynb", 0, "print(1)", cell_type="code")
+    assert error_code(result) == "invalid_arguments", result.value
+    detail = result.model_dump()["artifact"]["payload"]["detail"]
+    assert detail["reason"] == "invalid_notebook"
+    assert "'yes' is not of type 'boolean'" in detail["message"]
+    assert "cells[0].metadata.collapsed" in result.value and "invalid nbformat" in result.value
+    assert path.read_bytes() == before
+    ok(session.edit_cell("made.ipynb", 0, "# Still prose"))  # as markdown it stays valid
+
+
+def test_a_notebook_already_invalid_can_still_be_changed_and_the_result_says_so(
+    root: Path, session: Session
+) -> None:
+    nb = made_by_nbformat()
+    nb.cells[1].metadata["collapsed"] = "yes"
+    path = root / "made.ipynb"
+    written(nb, path)
+    session.read("made.ipynb")
+    result = ok(session.edit_cell("made.ipynb", 2, "print('bye')"))
+    assert "was not valid nbformat before this change either" in result.value
+    assert "'yes' is not of type 'boolean'" in result.value
+
+
+def test_a_repeated_cell_id_is_invalid(root: Path, session: Session) -> None:
+    from edittools.tools._cells import invalid
+
+    nb = json.loads(nbformat.writes(made_by_nbformat()))
+    assert invalid(nb) is None
+    nb["cells"][2]["id"] = nb["cells"][1]["id"]
+    assert "Non-unique cell id" in (invalid(nb) or "")
+    del nb["cells"][2]["id"]
+    assert "missing an id" in (invalid(nb) or "")
 
 
 # The property: any sequence of edits keeps the notebook exactly what the model of it says.
