@@ -113,14 +113,18 @@ class Caller:
         *,
         mode: str = "replace",
         cell_type: str | None = None,
+        to: int | None = None,
     ) -> ToolResult:
         """Replace the source of a notebook's `cell` (its id or 0-based index; a code cell's
         outputs and execution count are kept), insert a new cell after it (`mode="insert"`;
-        `cell=None`: at the top), or delete it (`mode="delete"`)."""
+        `cell=None`: at the top), delete it (`mode="delete"`), or move it to the 0-based
+        position `to` (`mode="move"`)."""
         arguments: dict[str, Any] = {"path": path, "cell": cell, "new_text": new_text}
         arguments["mode"] = mode
         if cell_type is not None:
             arguments["cell_type"] = cell_type
+        if to is not None:
+            arguments["to"] = to
         return self.call("edit_cell", arguments)
 
     def write(self, path: str, content: str) -> ToolResult:

@@ -103,18 +103,23 @@ def _register_changes(sub: Any) -> None:
     p.add_argument("new_text", nargs="?", help=_NEW_TEXT_HELP)
 
     p = _tool_parser(
-        sub, "edit-cell", cmd_edit_cell, "replace, insert or delete a notebook cell", changes=True
+        sub,
+        "edit-cell",
+        cmd_edit_cell,
+        "replace, insert, delete or move a notebook cell",
+        changes=True,
     )
     p.add_argument("path")
     p.add_argument("new_text", nargs="?", help="the cell's new source (default: standard input)")
     p.add_argument("--cell", help="the cell's id or 0-based index (insert: the one it follows)")
     p.add_argument(
         "--mode",
-        choices=("replace", "insert", "delete"),
+        choices=("replace", "insert", "delete", "move"),
         default="replace",
-        help="replace the cell's source (default), insert a cell after it, or delete it",
+        help="replace the cell's source (default), insert a cell after it, delete or move it",
     )
     p.add_argument("--cell-type", choices=("code", "markdown"), help="the cell's type")
+    p.add_argument("--to", type=int, help="move: the 0-based position the cell goes to")
 
     p = _tool_parser(
         sub, "apply-patch", cmd_apply_patch, "apply a unified diff or patch", changes=True
@@ -356,17 +361,21 @@ def cmd_edit_lines(args: argparse.Namespace) -> int:
 def cmd_edit_cell(args: argparse.Namespace) -> int:
     """Replace the source of a notebook's cell (a code cell's outputs and execution count are
     kept), insert a new cell after it (--mode insert; without --cell, at the top), or delete
-    it (--mode delete); the source from the argument or standard input. Shows the diff.
+    it (--mode delete), or move it (--mode move --to N); the source from the argument or
+    standard input. Shows the diff.
 
     example: edittools edit-cell --root . analysis.ipynb 'df.describe()' --cell 3
     example: edittools edit-cell --root . analysis.ipynb --mode delete --cell a1b2c3d4
     example: edittools edit-cell --root . analysis.ipynb '# Setup' --mode insert --cell-type markdown
+    example: edittools edit-cell --root . analysis.ipynb --mode move --cell a1b2c3d4 --to 0
     """
     arguments: dict[str, Any] = {"path": args.path, "cell": args.cell, "mode": args.mode}
-    if args.mode != "delete":
+    if args.mode not in ("delete", "move"):
         arguments["new_text"] = _new_text(args)
     if args.cell_type is not None:
         arguments["cell_type"] = args.cell_type
+    if args.to is not None:
+        arguments["to"] = args.to
     return _run(args, "edit_cell", arguments)
 
 

@@ -197,8 +197,9 @@ OPERATIONS: dict[str, ToolSpec] = {
         "edit_cell",
         "Change one cell of a Jupyter notebook (.ipynb) you have read: replace its source "
         "(mode=replace; a code cell's outputs and execution count are kept), insert a new "
-        "cell after it (mode=insert; no cell: at the top), or delete it (mode=delete). Name the "
-        "cell by its id or its 0-based index. Every other byte of the file is kept.",
+        "cell after it (mode=insert; no cell: at the top), delete it (mode=delete), or move it "
+        "to the 0-based position `to` (mode=move). Name the cell by its id or its 0-based "
+        "index. Every other byte of the file is kept.",
         EditCellParams, "edittools.tools.notebook", read_only=False, destructive=True,
         idempotent=False,
         title="Change one notebook cell",

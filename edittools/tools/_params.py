@@ -134,7 +134,7 @@ class EditLinesParams(ToolParams):
 
 
 class EditCellParams(ToolParams):
-    """Replace, insert or delete one cell of a Jupyter notebook (.ipynb)."""
+    """Replace, insert, delete or move one cell of a Jupyter notebook (.ipynb)."""
 
     path: str = Field(description=PATH_HELP)
     cell: str | int | None = Field(
@@ -143,12 +143,17 @@ class EditCellParams(ToolParams):
         "goes after (omit it to insert at the top).",
     )
     new_text: str = Field(
-        default="", description="The cell's new source, for replace and insert (not delete)."
+        default="", description="The cell's new source, for replace and insert (not delete, move)."
     )
-    mode: Literal["replace", "insert", "delete"] = Field(
+    mode: Literal["replace", "insert", "delete", "move"] = Field(
         default="replace",
         description="replace: the cell's source (a code cell's outputs and execution count are "
-        "kept); insert: a new cell after `cell`; delete: the cell.",
+        "kept); insert: a new cell after `cell`; delete: the cell; move: the cell, to `to`.",
+    )
+    to: int | None = Field(
+        default=None,
+        ge=0,
+        description="For move only: the 0-based position the cell is at once moved.",
     )
     cell_type: Literal["code", "markdown"] | None = Field(
         default=None,

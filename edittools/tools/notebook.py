@@ -1,4 +1,4 @@
-"""The edit_cell tool: replace, insert or delete one cell of a Jupyter notebook (nbformat 4).
+"""The edit_cell tool: replace, insert, delete or move one cell of a Jupyter notebook (nbformat 4).
 
 A locator like any other: it parses the notebook's JSON, finds the exact span of the cell (or of
 its `source` value) in the text, and replaces only that span with JSON written in the file's own
@@ -41,8 +41,16 @@ _SHOWN_IDS = 20
 
 
 def edit_cell(ws: Workspace, params: EditCellParams, call: Call) -> ToolResult:
-    """Replace, insert or delete the cell `params.cell` of the notebook `params.path`."""
+    """Replace, insert, delete or move the cell `params.cell` of the notebook `params.path`."""
     path = resolved(ws, call, params.path)
+    if (params.to is None) == (params.mode == "move"):
+        raise ToolError(
+            "invalid_arguments",
+            "Give `to`, the 0-based position the cell goes to, with mode=move."
+            if params.to is None
+            else f"`to` is for mode=move only, not {params.mode}: omit it, or give mode=move.",
+            {"path": path, "mode": params.mode, "to": params.to},
+        )
     fresh = uuid.uuid4().hex[:8]  # one per call: every run of the locator must agree
 
     def at(ref: str | int | None) -> Locate:
@@ -53,6 +61,8 @@ def edit_cell(ws: Workspace, params: EditCellParams, call: Call) -> ToolResult:
                 placed = _deleted(notebook, _needed(cell, params.mode), path)
             elif params.mode == "insert":
                 placed = _inserted(notebook, cell, params, path, fresh)
+            elif params.mode == "move":
+                placed = _moved(notebook, _needed(cell, params.mode), params.to or 0, path)
             else:
                 placed = _replaced(ws, notebook, _needed(cell, params.mode), params, path)
             return _validated(notebook, placed, path)
@@ -205,6 +215,35 @@ def _deleted(notebook: Notebook, cell: Cell, path: str) -> Placed:
         start, end = cells[cell.index - 1].end, cell.end
     headline = f"Deleted {cell.cell_type} {cell.describe()} of {path}"
     return Placed.span(start, end, "", _relied(notebook, cell.start, cell.end)[0], headline)
+
+
+def _moved(notebook: Notebook, cell: Cell, to: int, path: str) -> Placed:
+    """The cell taken out with the separator on one side and put, with it, where it is the
+    `to`-th: two spans, so every byte of every cell is kept and the cells it passes are not
+    relied on (a change to them since the read is kept)."""
+    cells, text = notebook.cells, notebook.text
+    if not 0 <= to < len(cells):
+        raise ToolError(
+            "invalid_arguments",
+            f"Position {to} is past the end: {path} has {len(cells)} cells (0-{len(cells) - 1}).",
+            {"path": path, "to": to, "cells": len(cells)},
+        )
+    headline = f"Moved {cell.cell_type} {cell.describe()} of {path} to position {to}"
+    relied = _relied(notebook, cell.start, cell.end)
+    piece = text[cell.start : cell.end]
+    if to == cell.index:
+        return Placed((), headline, relied)  # nothing changes: execute says so
+    if to > cell.index:  # out with the separator after it, in after the cell now at `to`
+        gap = text[cell.end : cells[cell.index + 1].start]
+        target = cells[to].end
+        spans = [(cell.start, cells[cell.index + 1].start, ""), (target, target, gap + piece)]
+        relied += _relied(notebook, target - 1, target)
+    else:  # out with the separator before it, in before the cell now at `to`
+        gap = text[cells[cell.index - 1].end : cell.start]
+        target = cells[to].start
+        spans = [(target, target, piece + gap), (cells[cell.index - 1].end, cell.end, "")]
+        relied = _relied(notebook, target, target + 1) + relied
+    return Placed(spans, headline, relied)
 
 
 def _validated(notebook: Notebook, placed: Placed, path: str) -> Placed:

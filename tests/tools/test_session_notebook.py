@@ -233,6 +233,9 @@ def test_another_style_is_kept(
     want["cells"].append({"id": new_id, "cell_type": "markdown", "source": ["# Ça"],
                           "metadata": {}})  # fmt: skip
     assert path.read_bytes().decode("utf-8") == dump(want)
+    ok(session.edit_cell("s.ipynb", new_id, mode="move", to=0))
+    want["cells"].reverse()
+    assert path.read_bytes().decode("utf-8") == dump(want)
 
 
 def test_bad_cells_and_bad_notebooks_are_refused_and_the_file_kept(
@@ -245,6 +248,7 @@ def test_bad_cells_and_bad_notebooks_are_refused_and_the_file_kept(
     assert error_code(session.edit_cell("a.ipynb", 3, "x")) == "invalid_arguments"
     assert error_code(session.edit_cell("a.ipynb", None, "x")) == "invalid_arguments"
     assert error_code(session.call("edit_cell", {"path": "a.ipynb", "cell": 0, "mode": "move"}))
+    assert error_code(session.call("edit_cell", {"path": "a.ipynb", "cell": 0, "mode": "swap"}))
     same = session.edit_cell("a.ipynb", "plot-003", "plot()")
     assert error_code(same) == "no_change"
     assert nb.read_bytes() == before
@@ -261,6 +265,59 @@ def test_bad_cells_and_bad_notebooks_are_refused_and_the_file_kept(
         assert "edit or write" in result.value
         assert (root / name).read_text() == text
     assert "line 2" in session.edit_cell("broken.ipynb", 0, "x").value
+
+
+@pytest.mark.parametrize(
+    ("ref", "to", "order"),
+    [
+        ("intro-01", 2, [1, 2, 0]),  # the first to the end
+        ("plot-003", 0, [2, 0, 1]),  # the last to the top
+        ("load-002", 0, [1, 0, 2]),  # one up
+        (1, 2, [0, 2, 1]),  # one down, by index
+        ("intro-01", 1, [1, 0, 2]),
+    ],
+)
+def test_move_puts_the_cell_at_its_new_position_keeping_every_byte(
+    nb: Path, session: Session, ref: str | int, to: int, order: list[int]
+) -> None:
+    result = ok(session.edit_cell("a.ipynb", ref, mode="move", to=to))
+    want = sample()
+    moved = want["cells"][order[to]]
+    want["cells"] = [want["cells"][i] for i in order]
+    # Each cell's bytes, its outputs and its count among them, are the ones nbformat wrote.
+    assert nb.read_text(encoding="utf-8") == nbformat_style(want)
+    assert f"Moved {moved['cell_type']} cell {order[to]} (id {moved['id']}) of a.ipynb" in (
+        result.value
+    )
+    assert f"to position {to}" in result.value
+    assert not session.undo("a.ipynb").is_error
+    assert nb.read_text(encoding="utf-8") == nbformat_style(sample())
+
+
+def test_a_move_to_where_the_cell_is_or_past_the_end_or_without_to_is_refused(
+    nb: Path, session: Session
+) -> None:
+    before = nb.read_bytes()
+    assert error_code(session.edit_cell("a.ipynb", "load-002", mode="move", to=1)) == "no_change"
+    past = session.edit_cell("a.ipynb", "load-002", mode="move", to=3)
+    assert error_code(past) == "invalid_arguments" and "0-2" in past.value
+    missing = session.edit_cell("a.ipynb", "load-002", mode="move")
+    assert error_code(missing) == "invalid_arguments" and "to" in missing.value
+    stray = session.edit_cell("a.ipynb", "load-002", "x", to=0)
+    assert error_code(stray) == "invalid_arguments" and "move" in stray.value
+    assert error_code(session.edit_cell("a.ipynb", None, mode="move", to=0)) == "invalid_arguments"
+    assert nb.read_bytes() == before
+
+
+def test_a_move_keeps_a_change_made_since_the_read_to_a_cell_it_passes(
+    nb: Path, session: Session
+) -> None:
+    changed = sample()
+    changed["cells"][1]["source"] = ["print('someone else')"]
+    nb.write_text(nbformat_style(changed), encoding="utf-8")
+    ok(session.edit_cell("a.ipynb", "intro-01", mode="move", to=2))
+    changed["cells"] = [changed["cells"][i] for i in (1, 2, 0)]
+    assert nb.read_text(encoding="utf-8") == nbformat_style(changed)
 
 
 def test_a_placeholder_in_a_cell_is_refused(nb: Path, session: Session) -> None:
@@ -385,6 +442,9 @@ def test_a_notebook_nbformat_wrote_stays_what_nbformat_would_write(
     ok(session.edit_cell("made.ipynb", last, mode="delete"))
     del nb.cells[3]
     assert path.read_text(encoding="utf-8") == nbformat.writes(nb) + "\n"
+    ok(session.edit_cell("made.ipynb", code_id, mode="move", to=0))
+    nb.cells.insert(0, nb.cells.pop(2))
+    assert path.read_text(encoding="utf-8") == nbformat.writes(nb) + "\n"
     nbformat.validate(nbformat.read(str(path), as_version=4))
 
 
@@ -437,8 +497,9 @@ def test_a_repeated_cell_id_is_invalid(root: Path, session: Session) -> None:
 _SOURCES = st.lists(st.sampled_from(["x = 1", "print('é')", "", "# t", "a\tb", "\"q\" \\ n"]),
                     max_size=3).map("\n".join)  # fmt: skip
 _CELL = st.tuples(st.sampled_from(["code", "markdown"]), _SOURCES)
-_OP = st.tuples(st.sampled_from(["replace", "insert", "delete"]), st.integers(0, 6),
-                st.sampled_from(["code", "markdown", None]), _SOURCES)  # fmt: skip
+_OP = st.tuples(st.sampled_from(["replace", "insert", "delete", "move"]), st.integers(0, 6),
+                st.sampled_from(["code", "markdown", None]), _SOURCES,
+                st.integers(0, 6))  # fmt: skip
 
 
 def _lines(source: str) -> list[str]:
@@ -455,7 +516,7 @@ def _model_cell(kind: str, source: str, cell_id: str, count: int | None = None) 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_CELL, max_size=4), st.lists(_OP, min_size=1, max_size=6), st.booleans())
 def test_any_sequence_of_cell_edits_keeps_the_expected_notebook(
-    cells: list[tuple[str, str]], ops: list[tuple[str, int, str | None, str]], by_id: bool
+    cells: list[tuple[str, str]], ops: list[tuple[str, int, str | None, str, int]], by_id: bool
 ) -> None:
     with tempfile.TemporaryDirectory() as folder, Session(folder) as session:
         path = Path(folder) / "p.ipynb"
@@ -464,13 +525,23 @@ def test_any_sequence_of_cell_edits_keeps_the_expected_notebook(
         )
         path.write_text(nbformat_style(model), encoding="utf-8")
         session.read("p.ipynb")
-        for mode, at, kind, source in ops:
+        for mode, at, kind, source, to in ops:
             count = len(model["cells"])
             if mode != "insert" and at >= count:
                 continue
             ref: str | int | None = at if at < count else None
             if by_id and ref is not None:
                 ref = model["cells"][at]["id"]
+            if mode == "move":
+                to %= count
+                result = session.edit_cell("p.ipynb", ref, mode="move", to=to)
+                if to == at:
+                    assert error_code(result) == "no_change"
+                    continue
+                model["cells"].insert(to, model["cells"].pop(at))
+                assert not result.is_error, result.value
+                assert path.read_text(encoding="utf-8") == nbformat_style(model)
+                continue
             if mode == "insert" and at >= count:
                 ref = None
             result = session.edit_cell("p.ipynb", ref, source, mode=mode, cell_type=kind)
@@ -494,3 +565,18 @@ def test_any_sequence_of_cell_edits_keeps_the_expected_notebook(
                 model["cells"][at] = new
             assert not result.is_error, result.value
             assert path.read_text(encoding="utf-8") == nbformat_style(model)
+
+
+def test_the_command_line_moves_a_cell(
+    nb: Path, root: Path, session: Session, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from edittools.cli import main
+
+    status = main(["edit-cell", "--root", str(root), "a.ipynb", "--mode", "move",
+                   "--cell", "plot-003", "--to", "0"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "Moved code cell 2 (id plot-003) of a.ipynb to position 0" in out
+    want = sample()
+    want["cells"].insert(0, want["cells"].pop(2))
+    assert nb.read_text(encoding="utf-8") == nbformat_style(want)
