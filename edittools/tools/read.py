@@ -33,6 +33,8 @@ from edittools.change import (
 )
 from edittools.state import Shown, Workspace
 from edittools.syntax import language_of
+from edittools.tools._cells import parse
+from edittools.tools._cells_view import cells_view
 from edittools.tools._params import ReadParams
 from edittools.tools._tags import anchored, tags
 from sandbox import (
@@ -77,6 +79,10 @@ def read(ws: Workspace, params: ReadParams, call: Call) -> ToolResult:
                 "", CodePayload(text="", filename=path, start_line=0, end_line=0, total_lines=0)
             ).artifact,
         )
+    if path.lower().endswith(".ipynb") and _whole(params):  # a range: the JSON lines
+        shown = _read_notebook(ws, path, document, seen.blob_id)
+        if shown is not None:
+            return shown
     result = _read_text(ws, call, path, document, params, seen.blob_id)
     if params.anchors:  # the anchors shown name lines of this content (see `tools.anchors`)
         ws.note_anchored(path, seen, reader=call.reader)
@@ -110,6 +116,32 @@ def _read_text(
     return _window_result(
         ws, call, path, window, params.offset, total, content=content, tagged=tagged
     )
+
+
+def _whole(params: ReadParams) -> bool:
+    """Whether the read asks for the whole file: no range but the default one, no anchors."""
+    default = ReadParams.model_fields["limit"].default
+    return params.offset == 1 and params.limit == default and not params.anchors
+
+
+def _read_notebook(
+    ws: Workspace, path: str, document: TextDocument, content: str | None
+) -> ToolResult | None:
+    """A notebook shown by cell (`_cells_view`); the artifact holds its JSON text, as a read of
+    the whole file does. None when the text is not an nbformat 4 notebook, or its cells are
+    over the read cap: its JSON lines are shown then, as any file's."""
+    try:
+        notebook = parse(document.text, path)
+    except ToolError:
+        return None
+    value = cells_view(notebook, path, ws.options.read_line_chars)
+    if len(value) > ws.options.read_output_chars:
+        return None
+    text = as_lf_lines(document.text)
+    total = text.count("\n") + (not text.endswith("\n"))
+    payload = CodePayload(text=text, lang=language_of(path), filename=path, start_line=1,
+                          end_line=total, total_lines=total, text_ref=content)  # fmt: skip
+    return code_result(value, payload)
 
 
 def _check_offset(path: str, offset: int, total: int) -> None:
