@@ -13,13 +13,9 @@ def workspace_root(path: Path, markers: Sequence[str], *, bound: Path) -> Path:
     The search never leaves `bound` (the sandbox root): a marker above it is not the project's.
     A file outside `bound` gets its own folder.
     """
-    folder = path.parent
-    try:
-        folder.relative_to(bound)
-    except ValueError:
-        return folder
-    chain = [folder, *folder.parents]
-    chain = chain[: chain.index(bound) + 1] if bound in chain else [folder]
+    chain = _chain(path, bound)
+    if chain is None:
+        return path.parent
     for wanted in (tuple(markers), (".git",)):
         for candidate in chain:
             if any((candidate / marker).exists() for marker in wanted):
@@ -30,14 +26,21 @@ def workspace_root(path: Path, markers: Sequence[str], *, bound: Path) -> Path:
 def configured(path: Path, marks: Sequence[str], *, bound: Path) -> bool:
     """Whether a folder from `path`'s up to `bound` holds one of `marks`: a file, or a table of
     `pyproject.toml` written `pyproject.toml:tool.ruff` (a project's choice of a checker)."""
+    chain = _chain(path, bound)
+    return chain is not None and any(
+        _marked(candidate, mark) for candidate in chain for mark in marks
+    )
+
+
+def _chain(path: Path, bound: Path) -> list[Path] | None:
+    """The folders from `path`'s up to `bound`, nearest first; None when `path` is outside it."""
     folder = path.parent
     try:
         folder.relative_to(bound)
     except ValueError:
-        return False
+        return None
     chain = [folder, *folder.parents]
-    chain = chain[: chain.index(bound) + 1] if bound in chain else [folder]
-    return any(_marked(candidate, mark) for candidate in chain for mark in marks)
+    return chain[: chain.index(bound) + 1] if bound in chain else [folder]
 
 
 def _marked(folder: Path, mark: str) -> bool:

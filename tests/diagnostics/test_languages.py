@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import make_checkers, python_project, require, spec
+from diagnostics_harness import make_checkers, python_project, require, spec
 
 from edittools.diagnostics import Checkers, DiagnosticsOutcome, describe_outcome
 

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import children_of, in_group, make_checkers, open_fds, python_project, spec
+from diagnostics_harness import children_of, in_group, make_checkers, open_fds, python_project, spec
 
 from edittools.diagnostics import Checkers, ServerSpec, describe_outcome
 

@@ -7,43 +7,19 @@ the first test that needs it runs `npm ci` there when `node_modules` is missing 
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 from formatting_helpers import need
+from npm_pins import npm_ci
 
 NODE = Path(__file__).parent / "node"
 NPM_CI_TIMEOUT = 300.0
 
 
-def _installed(folder: Path) -> bool:
-    """Whether `npm ci` installed `folder`'s lock since it last changed (npm writes
-    node_modules/.package-lock.json last)."""
-    marker = folder / "node_modules" / ".package-lock.json"
-    if not marker.is_file():
-        return False
-    pinned = max((folder / name).stat().st_mtime for name in ("package.json", "package-lock.json"))
-    return marker.stat().st_mtime >= pinned
-
-
 @pytest.fixture(scope="session")
 def prettier_modules() -> Path:
     """The `node_modules` folder holding the pinned prettier, installed on first use."""
-    if not _installed(NODE):
-        need("node")
-        command = [need("npm"), "ci", "--ignore-scripts", "--no-audit", "--no-fund"]
-        try:
-            done = subprocess.run(
-                command,
-                cwd=NODE,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                timeout=NPM_CI_TIMEOUT,
-            )
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"npm ci in {NODE} ran over {NPM_CI_TIMEOUT:.0f} s")
-        if done.returncode != 0 or not _installed(NODE):
-            pytest.fail(f"npm ci in {NODE} failed (exit {done.returncode}):\n{done.stderr}")
+    need("node")
+    npm_ci(NODE, needed_by="the prettier formatting tests", timeout=NPM_CI_TIMEOUT)
     return NODE / "node_modules"

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from mcp_harness import PROJECT
+from npm_pins import npm_ci
 
 SUITE_PACKAGE = "@modelcontextprotocol/conformance"
 NODE_MAJOR = 22
@@ -54,45 +55,6 @@ class Suite:
 
 def _text(output: str | bytes | None) -> str:
     return output.decode(errors="replace") if isinstance(output, bytes) else output or ""
-
-
-def installed(folder: Path) -> bool:
-    """Whether `npm ci` has installed `folder`'s lock since package.json or the lock changed
-    (npm writes node_modules/.package-lock.json last)."""
-    marker = folder / "node_modules" / ".package-lock.json"
-    if not marker.is_file():
-        return False
-    pinned = max((folder / name).stat().st_mtime for name in ("package.json", "package-lock.json"))
-    return marker.stat().st_mtime >= pinned
-
-
-def npm_ci(folder: Path) -> None:
-    """Install `folder`'s lock exactly, or fail the test saying why."""
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.fail(f"npm is not on PATH: the MCP conformance tests install {folder} with npm ci")
-    # The npm running this is older than the Node 22 it installs, and packages there say they
-    # need Node 22: their engines are checked against the Node 22 package, not this npm's node.
-    command = [npm, "ci", "--ignore-scripts", "--engine-strict=false", "--no-audit", "--no-fund"]
-    try:
-        done = subprocess.run(
-            command,
-            cwd=folder,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=NPM_CI_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(
-            f"npm ci in {folder} ran over {NPM_CI_TIMEOUT:.0f} s (is the npm registry "
-            f"reachable?):\n{_text(exc.stdout)}{_text(exc.stderr)}"
-        )
-    if done.returncode != 0 or not installed(folder):
-        pytest.fail(
-            f"npm ci in {folder} failed (exit {done.returncode}); the MCP conformance tests need "
-            f"the packages its lock pins:\n{done.stdout}{done.stderr}"
-        )
 
 
 def _node_major(node: Path | str) -> int | None:
@@ -132,8 +94,10 @@ def cli(folder: Path) -> Path:
 
 def suite_in(folder: Path) -> Suite:
     """The suite `folder` pins, installed with `npm ci` when missing or older than its lock."""
-    if not installed(folder):
-        npm_ci(folder)
+    # The npm running this is older than the Node 22 it installs, and packages there say they
+    # need Node 22: their engines are checked against the Node 22 package, not this npm's node.
+    npm_ci(folder, needed_by="the MCP conformance tests", timeout=NPM_CI_TIMEOUT,
+           engine_strict=False)  # fmt: skip
     return Suite(node(folder), cli(folder))
 
 
