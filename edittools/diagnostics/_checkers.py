@@ -124,7 +124,9 @@ class Checkers:
 
     def available(self, path: Path) -> tuple[str, ...]:
         """The names of the servers found that would check `path` (none: no checker)."""
-        return tuple(spec.name for spec, _, _ in self._found(path))
+        language = language_of(path)
+        chosen = [] if language is None else self._chosen(path, language)
+        return tuple(spec.name for spec, _, _ in self._found(path, chosen))
 
     def check(
         self,
@@ -145,8 +147,9 @@ class Checkers:
         language = language_of(path)
         if language is None or self._closed:
             return DiagnosticsOutcome()
-        found = self._found(path)
-        notes = self._missing_notes(path, language, {spec.name for spec, _, _ in found})
+        chosen = self._chosen(path, language)
+        found = self._found(path, chosen)
+        notes = self._missing_notes(chosen, {spec.name for spec, _, _ in found})
         if not found:
             return DiagnosticsOutcome(notes=notes)
         request = _Request(path, language, text_before, text_after, line_map)
@@ -203,13 +206,13 @@ class Checkers:
                 self._kill_all()
                 self._loop.stop(_CLOSE_TIMEOUT)
 
-    def _found(self, path: Path) -> list[tuple[ServerSpec, Path, Path]]:
-        """Each server of `path`'s language that is installed: its spec, executable and root."""
-        language = language_of(path)
-        if language is None:
-            return []
+    def _found(
+        self, path: Path, chosen: Sequence[ServerSpec]
+    ) -> list[tuple[ServerSpec, Path, Path]]:
+        """Each of the `chosen` servers of `path` that is installed: its spec, executable and
+        root."""
         found = []
-        for spec in self._chosen(path, language):
+        for spec in chosen:
             root = workspace_root(path, spec.root_markers, bound=self._bound)
             dirs = search_dirs(root, self._search_path, self._environment)
             executable = find_executable(spec.command[0], dirs)
@@ -224,10 +227,10 @@ class Checkers:
             return specs
         return [s for s in specs if configured(path, s.configured_by, bound=self._bound)]
 
-    def _missing_notes(self, path: Path, language: str, found: set[str]) -> tuple[str, ...]:
-        """A note for each server of `language` not found, the first time only."""
+    def _missing_notes(self, chosen: Sequence[ServerSpec], found: set[str]) -> tuple[str, ...]:
+        """A note for each of the `chosen` servers not found, the first time only."""
         notes = []
-        for spec in self._chosen(path, language):
+        for spec in chosen:
             with self._lock:
                 if spec.name in found or spec.name in self._told_missing:
                     continue
