@@ -163,7 +163,7 @@ def vet(
     holding an omission placeholder the old one does not is refused (`refuse_placeholders`).
     """
     if may_refuse and ws.options.refuse_placeholders and isinstance(new, str):
-        refuse_placeholders(path, old if isinstance(old, str) else "", new)
+        refuse_placeholders(path, old if isinstance(old, str) else "", new, language_of(path))
     policy = ws.options.syntax_check
     if policy == "off" or not isinstance(new, str):
         return None
@@ -184,13 +184,16 @@ def vet(
     return check
 
 
-def refuse_placeholders(path: str, old: str, new: str) -> None:
-    """Refuse `new` (the file's whole new text) when it holds placeholder lines `old` does not."""
-    found = placeholder_lines(old, new, lang=language_of(path))
+def refuse_placeholders(
+    path: str, old: str, new: str, lang: str | None, *, where: str | None = None
+) -> None:
+    """Refuse `new` (in language `lang`) when it holds placeholder lines `old` does not; `where`
+    names the text in the message (default: `path`, whose whole new text `new` is)."""
+    found = placeholder_lines(old, new, lang=lang)
     if found:
         raise ToolError(
             "invalid_arguments",
-            placeholder_message(found, path),
+            placeholder_message(found, where or path),
             {"path": path, "reason": "placeholder", "lines": [p.line for p in found]},
         )
 

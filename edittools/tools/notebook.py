@@ -17,9 +17,18 @@ import uuid
 from typing import Any
 
 from edittools._errors import ToolError
-from edittools._placeholders import placeholder_lines, placeholder_message
 from edittools.artifacts import ToolResult
-from edittools.change import Base, Call, Locate, Placed, execute, line_now, lines_of, resolved
+from edittools.change import (
+    Base,
+    Call,
+    Locate,
+    Placed,
+    execute,
+    line_now,
+    lines_of,
+    refuse_placeholders,
+    resolved,
+)
 from edittools.state import Workspace
 from edittools.syntax import language_of
 from edittools.tools._cells import (
@@ -144,7 +153,12 @@ def _replaced(
     its type changes."""
     source = params.new_text.replace("\r\n", "\n")
     kind = params.cell_type or cell.cell_type
-    _refuse_placeholders(ws, notebook, cell, kind, source, path)
+    if ws.options.refuse_placeholders:
+        # The file's JSON hides the comments from the guard `execute` runs on the whole text.
+        language = _language(notebook, kind)
+        refuse_placeholders(
+            path, cell.source, source, language, where=f"{cell.describe()} of {path}"
+        )
     headline = f"Replaced {cell.describe()} of {path}"
     relied = _relied(notebook, cell.start, cell.end)
     if kind != cell.cell_type or "source" not in cell.members:
@@ -278,22 +292,6 @@ def _unique(fresh: str, notebook: Notebook) -> str:
         n += 1
         candidate = f"{fresh}-{n}"
     return candidate
-
-
-def _refuse_placeholders(
-    ws: Workspace, notebook: Notebook, cell: Cell, kind: str, source: str, path: str
-) -> None:
-    """The placeholder guard on the cell's source, in its language (the file's JSON hides the
-    comments from the guard `execute` runs on the whole text)."""
-    if not ws.options.refuse_placeholders:
-        return
-    found = placeholder_lines(cell.source, source, lang=_language(notebook, kind))
-    if found:
-        raise ToolError(
-            "invalid_arguments",
-            placeholder_message(found, f"{cell.describe()} of {path}"),
-            {"path": path, "reason": "placeholder", "lines": [p.line for p in found]},
-        )
 
 
 def _language(notebook: Notebook, kind: str) -> str | None:
