@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from edittools._errors import ToolError
 from edittools.artifacts import DiffPayload, ToolResult
@@ -144,15 +144,17 @@ def _replaced(
     before, version = read_existing(ws, path)
     ensure_fresh(ws, call, path, before, version, must_have_read=False)
     old, new = text_or_bytes(before), text_or_bytes(after)
-    if check is None:
+    found = None
+    if check is None:  # a moved file's diagnostics were asked of its source's text
         check = vet(ws, path, old, new)
+        found = diagnosed(ws, call, path, old, new)
     include = wants_texts(ws, len(before), len(after))
     replaced = diff_texts(old, new, path=path, include_texts=include)
-    replaced = replaced.model_copy(update={"match": payload.match})
+    replaced = with_diagnostics(replaced.model_copy(update={"match": payload.match}), found)
     return _Staged(
         (FileWrite(path, after, version, base=before),),
         with_syntax(replaced, check),
-        syntax_note(check),
+        syntax_note(check) + diagnostics_note(found),
     )
 
 
@@ -184,11 +186,13 @@ def _stage(
 
 def _added(ws: Workspace, call: Call, path: str, patch: FilePatch, *, overwrite: bool) -> _Staged:
     """An add section: a new file (or, with `overwrite`, one put over an existing file)."""
+    document, shown = formatted(ws, path, TextDocument.new(patch.new_content or ""))
+    after = document.encode()
+    told = "" if shown is None else shown.describe()
     if overwrite:
-        after = TextDocument.new(patch.new_content or "").encode()
         replaced = _replaced(ws, call, path, after, DiffPayload(path=path))
         if replaced is not None:
-            return replaced
+            return replace(replaced, note=told + replaced.note)
     if ws.sandbox.exists(path):
         raise ToolError(
             "exists",
@@ -196,14 +200,11 @@ def _added(ws: Workspace, call: Call, path: str, patch: FilePatch, *, overwrite:
             "it, or delete it first.",
             {"path": path},
         )
-    document, shown = formatted(ws, path, TextDocument.new(patch.new_content or ""))
-    after = document.encode()
     check = vet(ws, path, None, document.text)
     found = diagnosed(ws, call, path, None, document.text)
     payload = diff_texts(None, document.text, path=path, include_texts=wants_texts(ws, len(after)))
     payload = with_diagnostics(payload, found)
-    note = ("" if shown is None else shown.describe()) + syntax_note(check)
-    note += diagnostics_note(found)
+    note = told + syntax_note(check) + diagnostics_note(found)
     return _Staged((FileWrite(path, after, ABSENT),), with_syntax(payload, check), note)
 
 

@@ -75,3 +75,14 @@ def test_formatting_is_off_by_default(project: Path, session: Session) -> None:
     session.read("m.py")
     assert not session.edit("m.py", 'return "a"', "return {'b':1}").is_error
     assert (project / "m.py").read_text() == "def f():\n    return {'b':1}\n"
+
+
+def test_a_patch_adding_over_an_existing_file_is_formatted_and_diagnosed(
+    project: Path, session: Session
+) -> None:
+    patch = "*** Begin Patch\n*** Add File: m.py\n+import os\n+x = {'a':1}\n*** End Patch\n"
+    result = session.apply_patch(patch, overwrite=True)
+    assert not result.is_error, result.value
+    assert (project / "m.py").read_text() == 'import os\n\nx = {"a": 1}\n'
+    assert "Formatted by ruff" in result.value
+    assert "F401 `os` imported but unused [ruff]" in result.value
